@@ -1,0 +1,15 @@
+package io.github.idworker;
+
+/**
+ * Root of every error idworker raises; unchecked. An operation that throws it has issued nothing.
+ */
+public class IdWorkerException extends RuntimeException {
+
+    public IdWorkerException(String message) {
+        super(message);
+    }
+
+    public IdWorkerException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

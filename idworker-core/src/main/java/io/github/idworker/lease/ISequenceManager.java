@@ -1,0 +1,60 @@
+package io.github.idworker.lease;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.LeaseLostException;
+import io.github.idworker.WorkerIdExhaustedException;
+
+/**
+ * Leases worker ids (slots {@code 0 .. slotCount-1}) of a namespace to workers: the SPI behind every
+ * snowflake worker. A centre implementing it guarantees, for each namespace and slot:
+ *
+ * <ol>
+ *   <li><b>Exclusive borrow.</b> {@link #borrow} claims, in one atomic step judged by the centre's own clock,
+ *       a slot that is free or whose lease expired. Never a counter taken modulo the slot count.</li>
+ *   <li><b>Stored high-water.</b> The centre stores a high-water timestamp per slot. Every lease it hands out
+ *       carries the slot's high-water at the moment of the claim as {@link WorkerLease#floorMillis()}; the new
+ *       holder issues only timestamps above it. The claim stores the holder's first high-water in the same
+ *       atomic step.</li>
+ *   <li><b>Owner-checked renew.</b> {@link #renew} writes a higher high-water and extends the lease only while
+ *       the slot is still owned by the lease's owner token; otherwise it throws {@link LeaseLostException} and
+ *       changes nothing.</li>
+ *   <li><b>Owner-checked return.</b> {@link #giveBack} frees the slot and stores the holder's last issued
+ *       timestamp as its high-water, only while the holder still owns it.</li>
+ *   <li><b>No wait when avoidable.</b> Among claimable slots, prefer those whose high-water is already in the
+ *       past.</li>
+ * </ol>
+ *
+ * Together these give the timestamp fence: a holder issues timestamps only up to a high-water it stored
+ * successfully, and a successor issues only above the stored value, so two holders of one slot never issue
+ * the same identifier, whatever their clocks, pauses or partitions do.
+ *
+ * <p>Write a new centre by extending {@code AbstractSequenceManagerContractTest} from idworker-test-support.
+ */
+public interface ISequenceManager {
+
+    /**
+     * Claims one free or expired slot.
+     *
+     * @throws WorkerIdExhaustedException when every slot is held by a live lease
+     * @throws CenterUnavailableException when the centre cannot be reached; nothing was claimed that the
+     *         caller will be told about, and an unconfirmed claim expires with its ttl
+     */
+    WorkerLease borrow(LeaseRequest request);
+
+    /**
+     * Extends a lease and raises its high-water to {@code highWaterMillis} (never lowers it).
+     *
+     * @return the renewed lease, whose {@link WorkerLease#highWaterMillis()} the holder may issue up to
+     * @throws LeaseLostException when the slot is no longer owned by {@code lease.owner()}
+     * @throws CenterUnavailableException when the centre cannot be reached; the holder keeps its old high-water
+     */
+    WorkerLease renew(WorkerLease lease, long highWaterMillis);
+
+    /**
+     * Frees the slot and stores {@code lastIssuedMillis} as its high-water. The holder issues nothing after
+     * calling it. A lease already lost is left as it is.
+     *
+     * @throws CenterUnavailableException when the centre cannot be reached; the lease then simply expires
+     */
+    void giveBack(WorkerLease lease, long lastIssuedMillis);
+}

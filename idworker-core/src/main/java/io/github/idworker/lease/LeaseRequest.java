@@ -1,0 +1,42 @@
+package io.github.idworker.lease;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a worker asks a centre for when it borrows a slot.
+ *
+ * @param namespace the id space; slots of different namespaces never interfere
+ * @param slotCount how many slots the namespace has ({@code 2^workerBits})
+ * @param owner a token unique to this lease attempt's process start (random, never host:pid)
+ * @param ttl how long the lease lives in centre time unless renewed
+ * @param workerNowMillis the borrowing worker's clock; the first high-water is derived from it
+ * @param maxSkew the largest difference tolerated between worker and centre clocks
+ * @param host the worker's host name, for humans
+ * @param pid the worker's process id, for humans
+ */
+public record LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
+                           Duration maxSkew, String host, long pid) {
+
+    public LeaseRequest {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(ttl, "ttl");
+        Objects.requireNonNull(maxSkew, "maxSkew");
+        if (namespace.isBlank()) {
+            throw new IllegalArgumentException("namespace must not be blank");
+        }
+        if (slotCount < 1) {
+            throw new IllegalArgumentException("slotCount must be at least 1, was " + slotCount);
+        }
+        if (ttl.toMillis() < 1) {
+            throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
+        }
+        host = host == null ? "" : host;
+    }
+
+    /** The first high-water of a lease on a slot whose stored high-water is {@code floorMillis}. */
+    public long firstHighWater(long floorMillis) {
+        return Math.max(floorMillis + 1, workerNowMillis) + ttl.toMillis();
+    }
+}

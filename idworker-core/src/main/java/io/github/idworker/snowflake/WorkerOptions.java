@@ -1,0 +1,207 @@
+package io.github.idworker.snowflake;
+
+import io.github.idworker.IdWorkerConfigurationException;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Validated settings of one snowflake worker. Every setting has a safe default; {@link Builder#build()}
+ * rejects values outside what the lease rules can honour, naming the property.
+ */
+public final class WorkerOptions {
+
+    private final String namespace;
+    private final SnowflakeLayout layout;
+    private final Duration leaseTtl;
+    private final Duration heartbeatInterval;
+    private final Duration maxBackward;
+    private final BackwardsPolicy backwardsPolicy;
+    private final Duration maxSkew;
+    private final Duration fenceWait;
+    private final MillisClock clock;
+    private final boolean renewAutomatically;
+    private final boolean shutdownHook;
+
+    private WorkerOptions(Builder b) {
+        this.namespace = b.namespace;
+        this.layout = b.layout;
+        this.leaseTtl = b.leaseTtl;
+        this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval : b.leaseTtl.dividedBy(3);
+        this.maxBackward = b.maxBackward;
+        this.backwardsPolicy = b.backwardsPolicy;
+        this.maxSkew = b.maxSkew;
+        this.fenceWait = b.fenceWait;
+        this.clock = b.clock;
+        this.renewAutomatically = b.renewAutomatically;
+        this.shutdownHook = b.shutdownHook;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public SnowflakeLayout layout() {
+        return layout;
+    }
+
+    public Duration leaseTtl() {
+        return leaseTtl;
+    }
+
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    public Duration maxBackward() {
+        return maxBackward;
+    }
+
+    public BackwardsPolicy backwardsPolicy() {
+        return backwardsPolicy;
+    }
+
+    public Duration maxSkew() {
+        return maxSkew;
+    }
+
+    public Duration fenceWait() {
+        return fenceWait;
+    }
+
+    public MillisClock clock() {
+        return clock;
+    }
+
+    public boolean renewAutomatically() {
+        return renewAutomatically;
+    }
+
+    public boolean shutdownHook() {
+        return shutdownHook;
+    }
+
+    /** Collects settings; {@link #build()} validates them. */
+    public static final class Builder {
+        private String namespace = "default";
+        private SnowflakeLayout layout;
+        private Duration leaseTtl = Duration.ofSeconds(15);
+        private Duration heartbeatInterval;
+        private Duration maxBackward = Duration.ofMillis(10);
+        private BackwardsPolicy backwardsPolicy = BackwardsPolicy.SWITCH_WORKER;
+        private Duration maxSkew = Duration.ofSeconds(1);
+        private Duration fenceWait = Duration.ofSeconds(2);
+        private MillisClock clock = MillisClock.SYSTEM;
+        private boolean renewAutomatically = true;
+        private boolean shutdownHook = true;
+
+        private Builder() {
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder layout(SnowflakeLayout layout) {
+            this.layout = layout;
+            return this;
+        }
+
+        public Builder leaseTtl(Duration leaseTtl) {
+            this.leaseTtl = leaseTtl;
+            return this;
+        }
+
+        /** Defaults to a third of the lease ttl. */
+        public Builder heartbeatInterval(Duration heartbeatInterval) {
+            this.heartbeatInterval = heartbeatInterval;
+            return this;
+        }
+
+        public Builder maxBackward(Duration maxBackward) {
+            this.maxBackward = maxBackward;
+            return this;
+        }
+
+        public Builder backwardsPolicy(BackwardsPolicy backwardsPolicy) {
+            this.backwardsPolicy = backwardsPolicy;
+            return this;
+        }
+
+        public Builder maxSkew(Duration maxSkew) {
+            this.maxSkew = maxSkew;
+            return this;
+        }
+
+        public Builder fenceWait(Duration fenceWait) {
+            this.fenceWait = fenceWait;
+            return this;
+        }
+
+        public Builder clock(MillisClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Whether a heartbeat thread renews the lease; tests switch it off to renew by hand. */
+        public Builder renewAutomatically(boolean renewAutomatically) {
+            this.renewAutomatically = renewAutomatically;
+            return this;
+        }
+
+        /** Whether a JVM shutdown hook returns the lease; containers that close the worker themselves turn it off. */
+        public Builder shutdownHook(boolean shutdownHook) {
+            this.shutdownHook = shutdownHook;
+            return this;
+        }
+
+        public WorkerOptions build() {
+            if (namespace == null || !namespace.matches("[A-Za-z0-9._:-]{1,64}")) {
+                throw new IdWorkerConfigurationException("idworker.namespace",
+                        "must be 1 to 64 characters of letters, digits, '.', '_', ':' or '-', was '" + namespace + "'");
+            }
+            if (layout == null) {
+                layout = SnowflakeLayout.defaults();
+            }
+            positive(leaseTtl, "idworker.lease.ttl");
+            if (leaseTtl.toMillis() < 100) {
+                throw new IdWorkerConfigurationException("idworker.lease.ttl", "must be at least 100ms, was " + leaseTtl);
+            }
+            if (heartbeatInterval != null) {
+                positive(heartbeatInterval, "idworker.lease.heartbeat-interval");
+                if (heartbeatInterval.compareTo(leaseTtl.dividedBy(2)) > 0) {
+                    throw new IdWorkerConfigurationException("idworker.lease.heartbeat-interval",
+                            "must be at most half of idworker.lease.ttl (" + leaseTtl + ") so a renewal can fail once "
+                                    + "and still succeed before the lease ends, was " + heartbeatInterval);
+                }
+            }
+            notNegative(maxBackward, "idworker.snowflake.max-backward");
+            if (maxBackward.compareTo(Duration.ofSeconds(1)) > 0) {
+                throw new IdWorkerConfigurationException("idworker.snowflake.max-backward",
+                        "must be at most 1s (longer steps move the worker to another worker id), was " + maxBackward);
+            }
+            notNegative(maxSkew, "idworker.lease.max-skew");
+            positive(fenceWait, "idworker.lease.fence-wait");
+            Objects.requireNonNull(backwardsPolicy, "idworker.snowflake.on-large-backward-step");
+            Objects.requireNonNull(clock, "clock");
+            return new WorkerOptions(this);
+        }
+
+        private static void positive(Duration d, String property) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IdWorkerConfigurationException(property, "must be a positive duration, was " + d);
+            }
+        }
+
+        private static void notNegative(Duration d, String property) {
+            if (d == null || d.isNegative()) {
+                throw new IdWorkerConfigurationException(property, "must be zero or positive, was " + d);
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.github.idworker.test.jdbc;
+
+import io.github.idworker.test.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.SequenceManagerStore;
+
+class H2MySqlModeSequenceManagerTest extends AbstractSequenceManagerContractTest {
+    @Override
+    protected SequenceManagerStore createStore() {
+        return new JdbcSequenceManagerStore("jdbc:h2:mem:mysqlmode;MODE=MySQL;DB_CLOSE_DELAY=-1", "sa", "");
+    }
+}
