@@ -35,8 +35,14 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
         host = host == null ? "" : host;
     }
 
-    /** The first high-water of a lease on a slot whose stored high-water is {@code floorMillis}. */
+    /**
+     * The first high-water of a lease on a slot whose stored high-water is {@code floorMillis}:
+     * {@code max(floor + 1, now + ttl)}. It never exceeds the borrower's clock by more than the ttl unless the
+     * floor does, so a floor a centre derives later from its own clock ({@code now + ttl + skew}, after data
+     * loss) always lies above every high-water stored before. A floor ahead of the clock yields a lease of one
+     * millisecond, renewed as soon as the worker reaches it.
+     */
     public long firstHighWater(long floorMillis) {
-        return Math.max(floorMillis + 1, workerNowMillis) + ttl.toMillis();
+        return Math.max(floorMillis + 1, workerNowMillis + ttl.toMillis());
     }
 }

@@ -1,0 +1,18 @@
+package io.github.idworker.test.fault;
+
+import org.junit.jupiter.api.Tag;
+
+/** The Redis fault tests with the real-services volume: at least two million ids a run, on redis-server 7. */
+@Tag("real-services")
+class RealRedisFaultInjectionTest extends RedisFaultInjectionTest {
+
+    @Override
+    protected int rate() {
+        return 150_000;
+    }
+
+    @Override
+    protected long minTotalIds() {
+        return 2_000_000;
+    }
+}

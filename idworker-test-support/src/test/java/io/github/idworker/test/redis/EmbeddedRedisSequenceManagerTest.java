@@ -1,0 +1,13 @@
+package io.github.idworker.test.redis;
+
+import io.github.idworker.test.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.SequenceManagerStore;
+
+/** The {@code ISequenceManager} contract, run against the Redis centre on an embedded Redis. */
+class EmbeddedRedisSequenceManagerTest extends AbstractSequenceManagerContractTest {
+
+    @Override
+    protected SequenceManagerStore createStore() {
+        return new RedisSequenceManagerStore(EmbeddedRedisSupport.newClient(), "idworker-test", true);
+    }
+}
