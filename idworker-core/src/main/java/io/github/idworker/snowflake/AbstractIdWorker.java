@@ -471,6 +471,15 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 throw new LeaseLostException("interrupted while waiting for the clock to pass the lease floor", e);
             }
         }
+        if (lease.highWaterMillis() - now < ttl / 2) {
+            // a floor ahead of the clock leaves a lease of about one millisecond: extend it before issuing
+            try {
+                lease = manager.renew(lease, Math.max(lease.highWaterMillis(), now + ttl));
+            } catch (RuntimeException e) {
+                log.warn("idworker namespace '{}' could not extend its new lease on worker id {}; the heartbeat retries: {}",
+                        options.namespace(), lease.workerId(), e.toString());
+            }
+        }
         return lease;
     }
 

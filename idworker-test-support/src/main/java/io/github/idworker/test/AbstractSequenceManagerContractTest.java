@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
  * store hook {@link SequenceManagerStore#expireLease}, worker time through a {@link ManualClock}: no test
  * sleeps to let time pass, except the one that proves the centre's own clock expires leases.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractSequenceManagerContractTest {
 
     protected static final Duration TTL = Duration.ofSeconds(30);

@@ -1,0 +1,74 @@
+package io.github.idworker.sample;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.Profiles;
+import redis.embedded.RedisServer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+
+/**
+ * Starts a Redis server (embedded-redis) for the sample before any bean exists, so the application needs no
+ * setup. Registered in {@code META-INF/spring.factories}.
+ *
+ * <ul>
+ *   <li>Skipped with profile {@code external} (use your own Redis) and with profile {@code db} (no Redis needed).</li>
+ *   <li>Listens on {@code 127.0.0.1:spring.data.redis.port} (6380 in {@code application.yml}, clear of a local
+ *       Redis on 6379); {@code spring.data.redis.port=0} picks a free port and writes it into the environment
+ *       for the Redis connection factory.</li>
+ *   <li>Keeps nothing on disk, and stops after every bean is destroyed, so the worker's lease is returned
+ *       first.</li>
+ * </ul>
+ */
+public class EmbeddedRedisInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRedisInitializer.class);
+    static final String PORT_PROPERTY = "spring.data.redis.port";
+
+    @Override
+    public void initialize(ConfigurableApplicationContext context) {
+        ConfigurableEnvironment environment = context.getEnvironment();
+        if (environment.acceptsProfiles(Profiles.of("external | db"))) {
+            return;
+        }
+        int port = environment.getProperty(PORT_PROPERTY, Integer.class, 6380);
+        if (port == 0) {
+            port = freePort();
+        }
+        environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
+                Map.of("spring.data.redis.host", "127.0.0.1", PORT_PROPERTY, port)));
+        RedisServer server;
+        try {
+            server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                    .setting("save \"\"").setting("appendonly no").build();
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("Cannot start the sample's embedded Redis on 127.0.0.1:" + port
+                    + " (is the port in use?). Set " + PORT_PROPERTY + "=0 to use a free port, or run with profile "
+                    + "'external' and your own Redis: " + e.getMessage(), e);
+        }
+        log.info("Embedded Redis for the idworker sample listens on 127.0.0.1:{}", port);
+        // the first disposable bean registered is destroyed last: after the worker has returned its lease
+        ((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean("embeddedRedisServer", () -> {
+            server.stop();
+            log.info("Embedded Redis on 127.0.0.1:{} stopped", server.ports());
+        });
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port for the embedded Redis", e);
+        }
+    }
+}

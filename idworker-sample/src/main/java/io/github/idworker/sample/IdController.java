@@ -1,0 +1,82 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.DecodedId;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /ids/next?count=N} issues N ids (1 to {@value #MAX_COUNT}, default 1) as a JSON array;
+ * {@code GET /ids/decode/{id}} splits one into timestamp, worker id and sequence. Bad input gets HTTP 400 with a
+ * JSON problem naming the parameter and what is allowed (see {@link ApiExceptionHandler}).
+ *
+ * <p>The worker is whichever {@code @EnableIdWorker} registered: the {@code RedisIdWorker} by default, the
+ * {@code DBIdWorker} with profile {@code db}.
+ */
+@RestController
+@RequestMapping("/ids")
+public class IdController {
+
+    static final int MAX_COUNT = 10_000;
+
+    private final AbstractIdWorker idWorker;
+
+    public IdController(AbstractIdWorker idWorker) {
+        this.idWorker = idWorker;
+    }
+
+    @GetMapping("/next")
+    public long[] next(@RequestParam(name = "count", required = false) String count) {
+        return idWorker.nextIds(parseCount(count));
+    }
+
+    @GetMapping("/decode/{id}")
+    public DecodedIdResponse decode(@PathVariable("id") String id) {
+        long value;
+        try {
+            value = Long.parseLong(id.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException("id", "must be a non-negative 64-bit integer, was '" + id + "'");
+        }
+        if (value < 0) {
+            throw new InvalidParameterException("id", "must be a non-negative 64-bit integer, was " + value);
+        }
+        return DecodedIdResponse.of(idWorker.decode(value));
+    }
+
+    private static int parseCount(String count) {
+        if (count == null) {
+            return 1;
+        }
+        String allowed = "must be an integer from 1 to " + MAX_COUNT;
+        int n;
+        try {
+            n = Integer.parseInt(count.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidParameterException("count", allowed + ", was '" + count + "'");
+        }
+        if (n < 1 || n > MAX_COUNT) {
+            throw new InvalidParameterException("count", allowed + ", was " + n);
+        }
+        return n;
+    }
+
+    /**
+     * One id split into its parts.
+     *
+     * @param id the id
+     * @param timestamp the instant it was issued in, ISO-8601
+     * @param workerId the worker id (slot) of the worker that issued it
+     * @param sequence its position within that millisecond
+     */
+    public record DecodedIdResponse(long id, String timestamp, long workerId, long sequence) {
+
+        static DecodedIdResponse of(DecodedId decoded) {
+            return new DecodedIdResponse(decoded.id(), decoded.timestamp().toString(), decoded.workerId(),
+                    decoded.sequence());
+        }
+    }
+}

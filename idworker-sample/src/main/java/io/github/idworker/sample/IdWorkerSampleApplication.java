@@ -1,0 +1,47 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.spring.annotation.CenterMode;
+import io.github.idworker.spring.annotation.EnableIdWorker;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+
+/**
+ * A small ID service on idworker. {@code mvn -pl idworker-sample spring-boot:run} starts it with an embedded
+ * Redis and an in-memory H2 on port 8080; then {@code curl 'localhost:8080/ids/next?count=3'} and
+ * {@code curl localhost:8080/ids/decode/<id>}.
+ *
+ * <ul>
+ *   <li>default profile: {@code @EnableIdWorker(mode = CenterMode.REDIS)}, the {@code redisIdWorker} leasing its
+ *       worker id from Redis;</li>
+ *   <li>profile {@code db}: {@code @EnableIdWorker(mode = CenterMode.DB)}, the {@code dbIdWorker} leasing from
+ *       the database through {@link MyBatisSequenceManager}, this application's own {@code dbSequenceManager};</li>
+ *   <li>profile {@code external}: nothing embedded is started; {@code spring.data.redis.*} and
+ *       {@code spring.datasource.*} point at real servers.</li>
+ * </ul>
+ */
+@SpringBootApplication
+public class IdWorkerSampleApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(IdWorkerSampleApplication.class, args);
+    }
+
+    /**
+     * The Redis centre unless profile {@code db} is active. {@code @EnableIdWorker} sits here rather than on the
+     * application class because a profile on the application class would switch off the whole application.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Profile("!db")
+    @EnableIdWorker(mode = CenterMode.REDIS)
+    static class RedisCentre {
+    }
+
+    /** The database centre with profile {@code db}; see {@link MyBatisSequenceManagerConfig}. */
+    @Configuration(proxyBeanMethods = false)
+    @Profile("db")
+    @EnableIdWorker(mode = CenterMode.DB)
+    static class DbCentre {
+    }
+}

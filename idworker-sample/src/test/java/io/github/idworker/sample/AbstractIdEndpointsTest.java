@@ -1,0 +1,116 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.snowflake.AbstractIdWorker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The HTTP contract of {@code /ids}, run over a real server for each centre the sample can use. */
+abstract class AbstractIdEndpointsTest {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AbstractIdWorker worker;
+
+    record Response(int status, String contentType, JsonNode body) {
+    }
+
+    Response get(String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                JSON.readTree(response.body()));
+    }
+
+    @Test
+    void nextWithoutCountReturnsOneId() throws Exception {
+        Response response = get("/ids/next");
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.contentType()).startsWith("application/json");
+        assertThat(response.body().isArray()).isTrue();
+        assertThat(response.body()).hasSize(1);
+        assertThat(response.body().get(0).asLong()).isPositive();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4096, 10_000})
+    void nextReturnsCountDistinctIncreasingIds(int count) throws Exception {
+        Response response = get("/ids/next?count=" + count);
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.body()).hasSize(count);
+        Set<Long> ids = new HashSet<>();
+        long previous = 0;
+        for (JsonNode id : response.body()) {
+            assertThat(id.isIntegralNumber()).isTrue();
+            long value = id.asLong();
+            assertThat(value).isGreaterThan(previous);
+            previous = value;
+            ids.add(value);
+        }
+        assertThat(ids).hasSize(count);
+    }
+
+    @Test
+    void idsOfSeparateRequestsAreDistinct() throws Exception {
+        Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            get("/ids/next?count=500").body().forEach(id -> ids.add(id.asLong()));
+        }
+        assertThat(ids).hasSize(20 * 500);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "10001", "abc", "-1", "", "99999999999"})
+    void aCountOutsideOneToTenThousandIsABadRequestNamingCount(String count) throws Exception {
+        Response response = get("/ids/next?count=" + count);
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.body().get("status").asInt()).isEqualTo(400);
+        assertThat(response.body().get("parameter").asString()).isEqualTo("count");
+        assertThat(response.body().get("detail").asString()).contains("count").contains("from 1 to 10000");
+    }
+
+    @Test
+    void decodeSplitsAnIssuedId() throws Exception {
+        long id = get("/ids/next").body().get(0).asLong();
+        Response response = get("/ids/decode/" + id);
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode body = response.body();
+        assertThat(body.get("id").asLong()).isEqualTo(id);
+        assertThat(body.get("workerId").asLong()).isEqualTo(worker.currentLease().workerId());
+        assertThat(body.get("sequence").asLong()).isNotNegative();
+        Instant timestamp = Instant.parse(body.get("timestamp").asString());
+        assertThat(timestamp).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
+        assertThat(worker.decode(id).timestamp()).isEqualTo(timestamp);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "abc", "1.5", "9223372036854775808"})
+    void decodeOfANegativeOrNonNumericIdIsABadRequest(String id) throws Exception {
+        Response response = get("/ids/decode/" + id);
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body().get("parameter").asString()).isEqualTo("id");
+        assertThat(response.body().get("detail").asString()).contains("non-negative");
+    }
+}

@@ -1,0 +1,43 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.snowflake.DBIdWorker;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.ActiveProfiles;
+
+import javax.sql.DataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Profile {@code db}: the {@code dbIdWorker} leasing through the sample's MyBatis manager; no Redis started. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "idworker.namespace=t-${random.uuid}")
+@ActiveProfiles("db")
+class DbProfileIdEndpointsTest extends AbstractIdEndpointsTest {
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    ConfigurableEnvironment environment;
+
+    @Autowired
+    DataSource dataSource;
+
+    @Test
+    void theWorkerIsTheDbIdWorkerLeasingThroughTheMyBatisManager() {
+        assertThat(worker).isInstanceOf(DBIdWorker.class).isSameAs(context.getBean("dbIdWorker"));
+        assertThat(context.getBean("dbSequenceManager")).isInstanceOf(MyBatisSequenceManager.class);
+        assertThat(context.containsBean("redisIdWorker")).isFalse();
+        assertThat(environment.getPropertySources().contains("embeddedRedis")).as("embedded Redis started").isFalse();
+
+        String owner = JdbcClient.create(dataSource)
+                .sql("SELECT owner_token FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?")
+                .params(worker.namespace(), worker.currentLease().workerId())
+                .query(String.class).single();
+        assertThat(owner).isEqualTo(worker.currentLease().owner());
+    }
+}

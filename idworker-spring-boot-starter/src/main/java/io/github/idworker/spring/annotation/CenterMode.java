@@ -1,0 +1,19 @@
+package io.github.idworker.spring.annotation;
+
+/**
+ * The centre that leases worker ids to the snowflake worker {@link EnableIdWorker} registers.
+ */
+public enum CenterMode {
+
+    /**
+     * The application's {@code DataSource}: bean {@code dbSequenceManager} (a
+     * {@link io.github.idworker.jdbc.JdbcSequenceManager}) and worker bean {@code dbIdWorker}.
+     */
+    DB,
+
+    /**
+     * The application's Redis connection: bean {@code redisSequenceManager} (a
+     * {@link io.github.idworker.redis.RedisSequenceManager}) and worker bean {@code redisIdWorker}.
+     */
+    REDIS
+}

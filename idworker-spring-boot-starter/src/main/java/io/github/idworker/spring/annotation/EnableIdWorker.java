@@ -1,0 +1,41 @@
+package io.github.idworker.spring.annotation;
+
+import org.springframework.context.annotation.Import;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Registers a leased snowflake worker configured by the {@code idworker.*} properties.
+ *
+ * <pre class="code">
+ * &#64;SpringBootApplication
+ * &#64;EnableIdWorker(mode = CenterMode.REDIS)
+ * public class Application { }
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@link CenterMode#DB} (default): beans {@code dbSequenceManager} and {@code dbIdWorker}
+ *       ({@link io.github.idworker.snowflake.DBIdWorker}) over the application's single {@code DataSource}.</li>
+ *   <li>{@link CenterMode#REDIS}: beans {@code redisSequenceManager} and {@code redisIdWorker}
+ *       ({@link io.github.idworker.snowflake.RedisIdWorker}) over the application's {@code RedisConnectionFactory}.</li>
+ * </ul>
+ *
+ * A bean of your own named {@code dbSequenceManager} or {@code redisSequenceManager} (any
+ * {@link io.github.idworker.lease.ISequenceManager}) replaces the default one and is the one the worker uses.
+ * The worker borrows its worker id when the context starts and returns it when the context closes.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Import(IdWorkerConfigurationSelector.class)
+public @interface EnableIdWorker {
+
+    /**
+     * The centre that leases worker ids.
+     */
+    CenterMode mode() default CenterMode.DB;
+}

@@ -1,0 +1,55 @@
+package io.github.idworker.spring.annotation;
+
+import io.github.idworker.IdWorkerConfigurationException;
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.context.annotation.DeferredImportSelector;
+import org.springframework.core.annotation.AnnotationAttributes;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Picks the configuration for {@link EnableIdWorker#mode()}. It names the configuration classes as strings, so
+ * an absent optional jar (spring-jdbc, spring-data-redis) never breaks class loading for the other mode. It is
+ * deferred so that the application's own bean definitions are registered before the
+ * {@code @ConditionalOnMissingBean} checks of the imported configuration run.
+ */
+public class IdWorkerConfigurationSelector implements DeferredImportSelector, BeanClassLoaderAware {
+
+    static final String DB_CONFIG = "io.github.idworker.spring.boot.autoconfigure.DBIdWorkerConfig";
+    static final String REDIS_CONFIG = "io.github.idworker.spring.boot.autoconfigure.RedisIdWorkerConfig";
+    static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
+
+    private ClassLoader beanClassLoader = ClassUtils.getDefaultClassLoader();
+
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.beanClassLoader = classLoader;
+    }
+
+    @Override
+    public String[] selectImports(AnnotationMetadata importingClassMetadata) {
+        AnnotationAttributes attributes = AnnotationAttributes.fromMap(
+                importingClassMetadata.getAnnotationAttributes(EnableIdWorker.class.getName(), false));
+        if (attributes == null) {
+            throw new IllegalStateException("@EnableIdWorker is not present on "
+                    + importingClassMetadata.getClassName());
+        }
+        CenterMode mode = attributes.getEnum("mode");
+        return switch (mode) {
+            case DB -> new String[] {DB_CONFIG};
+            case REDIS -> {
+                requireClass(REDIS_CONNECTION_FACTORY, "CenterMode.REDIS", "spring-data-redis",
+                        "spring-boot-starter-data-redis");
+                yield new String[] {REDIS_CONFIG};
+            }
+        };
+    }
+
+    private void requireClass(String className, String mode, String library, String starter) {
+        if (!ClassUtils.isPresent(className, this.beanClassLoader)) {
+            throw new IdWorkerConfigurationException("@EnableIdWorker(mode = " + mode + ")", "needs " + library
+                    + " on the class path (" + className + " is missing); add " + starter
+                    + " to the application's dependencies");
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.ISequenceManager;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.DBIdWorker;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import javax.sql.DataSource;
+
+/**
+ * The beans of {@code @EnableIdWorker(mode = CenterMode.DB)}: a {@link JdbcSequenceManager} named
+ * {@code dbSequenceManager} over the application's single {@link DataSource} (backs off when the application
+ * declares a bean of that name) and the {@link DBIdWorker} named {@code dbIdWorker} that leases its worker id
+ * from whichever bean carries that name.
+ *
+ * <p>Steps at startup: bind {@code idworker.*}; create the lease table when {@code idworker.jdbc.initialize-schema}
+ * says so; check the table exists; build and validate the worker's options; borrow a worker id. Steps at
+ * shutdown: return the worker id before the context's lifecycle beans stop.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(IdWorkerProperties.class)
+public class DBIdWorkerConfig {
+
+    /** Name of the lease manager bean the worker uses; declare your own bean with this name to replace it. */
+    public static final String SEQUENCE_MANAGER_BEAN = "dbSequenceManager";
+
+    /** Name of the worker bean. */
+    public static final String WORKER_BEAN = "dbIdWorker";
+
+    @Bean(name = SEQUENCE_MANAGER_BEAN)
+    @ConditionalOnMissingBean(name = SEQUENCE_MANAGER_BEAN)
+    public JdbcSequenceManager dbSequenceManager(ObjectProvider<DataSource> dataSources,
+                                                 IdWorkerProperties properties) {
+        DataSource dataSource = dataSources.getIfUnique();
+        if (dataSource == null) {
+            throw new IdWorkerConfigurationException("spring.datasource.url",
+                    "@EnableIdWorker(mode = CenterMode.DB) needs exactly one DataSource bean (or one marked @Primary), "
+                            + "found " + dataSources.stream().count()
+                            + "; configure spring.datasource.*, or declare an ISequenceManager bean named "
+                            + SEQUENCE_MANAGER_BEAN);
+        }
+        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable());
+        if (shouldCreateSchema(jdbc.getInitializeSchema(), manager)) {
+            manager.createSchemaIfMissing();
+        }
+        manager.verifySchema();
+        return manager;
+    }
+
+    private static boolean shouldCreateSchema(IdWorkerProperties.SchemaInitialization mode,
+                                              JdbcSequenceManager manager) {
+        return switch (mode) {
+            case ALWAYS -> true;
+            case EMBEDDED -> manager.isEmbedded();
+            case NEVER -> false;
+        };
+    }
+
+    @Bean(name = WORKER_BEAN, initMethod = "start", destroyMethod = "close")
+    @ConditionalOnMissingBean(name = WORKER_BEAN)
+    public DBIdWorker dbIdWorker(@Qualifier(SEQUENCE_MANAGER_BEAN) ISequenceManager sequenceManager,
+                                 IdWorkerProperties properties, Environment environment) {
+        return new DBIdWorker(sequenceManager, WorkerOptionsFactory.create(properties, environment));
+    }
+
+    /** Returns the lease of {@code dbIdWorker} before the context's connection factories stop. */
+    @Bean
+    WorkerLeaseLifecycle dbIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
+        return new WorkerLeaseLifecycle(worker);
+    }
+}

@@ -1,0 +1,68 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockMovedBackwardsException;
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.IdWorkerException;
+import io.github.idworker.LeaseLostException;
+import io.github.idworker.WorkerIdExhaustedException;
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Turns an {@link IdWorkerException} that stopped the application from starting into one description (the
+ * exception's message, which names the property or the centre's host and port) and one action.
+ */
+public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerException> {
+
+    private static final String INITIALIZE_SCHEMA = "idworker.jdbc.initialize-schema";
+
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, IdWorkerException cause) {
+        return new FailureAnalysis(description(rootFailure, cause), action(cause), cause);
+    }
+
+    private String description(Throwable rootFailure, IdWorkerException cause) {
+        String bean = beanName(rootFailure);
+        return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    "
+                + cause.getMessage();
+    }
+
+    /** The innermost bean whose creation failed, usually the worker or its sequence manager. */
+    private String beanName(Throwable failure) {
+        String name = null;
+        for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof BeanCreationException bce && bce.getBeanName() != null) {
+                name = bce.getBeanName();
+            }
+        }
+        return name;
+    }
+
+    private String action(IdWorkerException cause) {
+        if (cause instanceof IdWorkerConfigurationException config) {
+            if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
+                return "Create idworker's lease table with the DDL for your database (see the README), or set "
+                        + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
+            }
+            if (config.getProperty().startsWith("@EnableIdWorker")) {
+                return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";
+            }
+            return "Update your application's configuration: correct '" + config.getProperty()
+                    + "' as described above (application.properties/yml, environment variables or command line).";
+        }
+        if (cause instanceof CenterUnavailableException) {
+            return "Make sure the centre named above is running and reachable from this host, and that "
+                    + "spring.datasource.* (database) or spring.data.redis.* (Redis) point at it.";
+        }
+        if (cause instanceof WorkerIdExhaustedException) {
+            return "Stop idle workers of this namespace, give this application its own idworker.namespace, "
+                    + "or raise idworker.snowflake.worker-bits (and lower another width to stay within 63 bits).";
+        }
+        if (cause instanceof LeaseLostException || cause instanceof ClockMovedBackwardsException) {
+            return "Check this host's clock (NTP) and its connection to the centre, then restart.";
+        }
+        return "Correct the problem described above and restart the application.";
+    }
+}

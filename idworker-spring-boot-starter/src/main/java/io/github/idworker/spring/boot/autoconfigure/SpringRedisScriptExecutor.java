@@ -1,0 +1,118 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RedisScriptExecutor;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ReflectionUtils;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Runs idworker's Lua scripts through spring-data-redis over the application's {@link RedisConnectionFactory}
+ * (Jedis or Lettuce); it opens no connection pool of its own.
+ *
+ * <p>Steps of one call:
+ * <ol>
+ *   <li>{@link StringRedisTemplate#execute(RedisScript, List, Object...)} with a {@link DefaultRedisScript} kept
+ *       per script: spring-data-redis sends {@code EVALSHA} and falls back to {@code EVAL} on {@code NOSCRIPT};
+ *       on Redis Cluster the call is routed by its first key (all keys of a call share one hash tag);</li>
+ *   <li>bulk strings come back as {@link String}, integers as {@link Long}, arrays as lists;</li>
+ *   <li>a {@link DataAccessException} (Redis unreachable, timed out, or failed running the script) becomes a
+ *       {@link CenterUnavailableException} naming the Redis endpoint (host:port, the cluster nodes, or the
+ *       sentinels and master).</li>
+ * </ol>
+ */
+public class SpringRedisScriptExecutor implements RedisScriptExecutor {
+
+    private final RedisConnectionFactory connectionFactory;
+    private final StringRedisTemplate template;
+    @SuppressWarnings("rawtypes")
+    private final Map<String, RedisScript<List>> scripts = new ConcurrentHashMap<>();
+
+    public SpringRedisScriptExecutor(RedisConnectionFactory connectionFactory) {
+        this.connectionFactory = connectionFactory;
+        this.template = new StringRedisTemplate(connectionFactory);
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
+        RedisScript<List> redisScript = this.scripts.computeIfAbsent(script.sha1(),
+                sha -> new DefaultRedisScript<>(script.source(), List.class));
+        List<Object> reply;
+        try {
+            reply = this.template.execute(redisScript, keys, args.toArray());
+        } catch (RedisConnectionFailureException e) {
+            throw new CenterUnavailableException("Cannot reach Redis at " + endpoint() + " to run " + script.name()
+                    + " (keys " + keys + "): " + sentence(e.getMessage())
+                    + " Check that Redis is up and that spring.data.redis.* point at it.", e);
+        } catch (DataAccessException e) {
+            throw new CenterUnavailableException("Redis at " + endpoint() + " failed running " + script.name()
+                    + " (keys " + keys + "): " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            // e.g. "JedisConnectionFactory has been STOPPED": the context is shutting down
+            throw new CenterUnavailableException("Redis connection to " + endpoint() + " is not available to run "
+                    + script.name() + ": " + e.getMessage(), e);
+        }
+        return (reply != null) ? reply : new ArrayList<>();
+    }
+
+    private static String sentence(String message) {
+        String text = (message != null) ? message.strip() : "no detail";
+        return text.endsWith(".") ? text : text + ".";
+    }
+
+    /**
+     * The Redis endpoint the connection factory talks to: the cluster nodes, the sentinels and master name, or
+     * {@code host:port}. Read through the getters the Jedis and Lettuce factories share, so neither client's
+     * classes are needed here.
+     */
+    public String endpoint() {
+        Object cluster = invoke("getClusterConfiguration");
+        if (cluster instanceof RedisClusterConfiguration c) {
+            return "cluster " + c.getClusterNodes().stream().map(Object::toString).collect(Collectors.joining(", ", "[", "]"));
+        }
+        Object sentinel = invoke("getSentinelConfiguration");
+        if (sentinel instanceof RedisSentinelConfiguration s) {
+            return "sentinels " + s.getSentinels().stream().map(Object::toString).collect(Collectors.joining(", ", "[", "]"))
+                    + " (master " + (s.getMaster() != null ? s.getMaster().getName() : "?") + ")";
+        }
+        Object host = invoke("getHostName");
+        Object port = invoke("getPort");
+        if (host != null && port != null) {
+            return host + ":" + port;
+        }
+        return this.connectionFactory.getClass().getSimpleName();
+    }
+
+    private Object invoke(String getter) {
+        Method method = ReflectionUtils.findMethod(this.connectionFactory.getClass(), getter);
+        if (method == null || method.getParameterCount() != 0) {
+            return null;
+        }
+        try {
+            return ReflectionUtils.invokeMethod(method, this.connectionFactory);
+        }
+        catch (RuntimeException ex) {
+            return null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SpringRedisScriptExecutor[" + endpoint() + "]";
+    }
+}

@@ -1,0 +1,310 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.ISequenceManager;
+import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.lease.WorkerLease;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.BackwardsPolicy;
+import io.github.idworker.snowflake.DBIdWorker;
+import io.github.idworker.snowflake.DecodedId;
+import io.github.idworker.spring.annotation.EnableIdWorker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code @EnableIdWorker(mode = CenterMode.DB)} over a real H2 database, one fresh database and namespace per
+ * test.
+ */
+class DBIdWorkerConfigTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker
+    static class DbApp {
+    }
+
+    private ApplicationContextRunner db(String url, String namespace) {
+        return runner.withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + url, "idworker.namespace=" + namespace);
+    }
+
+    @Test
+    void defaultsRegisterAJdbcManagerAndAStartedDbIdWorker() {
+        String namespace = TestNames.namespace();
+        db(TestNames.h2Url(), namespace).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasSingleBean(DBIdWorker.class);
+            assertThat(context.getBean("dbIdWorker")).isInstanceOf(DBIdWorker.class);
+            assertThat(context.getBean("dbSequenceManager")).isInstanceOf(JdbcSequenceManager.class);
+            DBIdWorker worker = context.getBean(DBIdWorker.class);
+            assertThat(worker.namespace()).isEqualTo(namespace);
+
+            long[] ids = worker.nextIds(5000);
+            assertThat(Arrays.stream(ids).distinct().count()).isEqualTo(5000);
+            assertThat(ids).isSorted();
+            DecodedId decoded = worker.decode(ids[0]);
+            assertThat(decoded.workerId()).isEqualTo(worker.currentLease().workerId());
+            assertThat(decoded.timestamp()).isBetween(Instant.now().minusSeconds(60), Instant.now());
+
+            // the lease is the one stored in the default table, which initialize-schema=embedded created
+            try (Connection c = context.getBean(DataSource.class).getConnection()) {
+                assertThat(owner(c, "idworker_worker_slot", namespace, worker.currentLease().workerId()))
+                        .isEqualTo(worker.currentLease().owner());
+            }
+        });
+    }
+
+    @Test
+    void namespaceDefaultsToTheApplicationNameThenToDefault() {
+        String appName = TestNames.namespace();
+        runner.withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.application.name=" + appName)
+                .run(context -> assertThat(context.getBean(DBIdWorker.class).namespace()).isEqualTo(appName));
+        runner.withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url())
+                .run(context -> assertThat(context.getBean(DBIdWorker.class).namespace()).isEqualTo("default"));
+    }
+
+    @Test
+    void propertiesReachTheWorker() {
+        db(TestNames.h2Url(), TestNames.namespace())
+                .withPropertyValues("idworker.snowflake.epoch=2024-06-01T00:00:00Z",
+                        "idworker.snowflake.timestamp-bits=42", "idworker.snowflake.worker-bits=8",
+                        "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=ticking",
+                        "idworker.snowflake.on-large-backward-step=fail", "idworker.snowflake.max-backward=5ms",
+                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1s",
+                        "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
+                    assertThat(properties.getSnowflake().getOnLargeBackwardStep()).isEqualTo(BackwardsPolicy.FAIL);
+                    assertThat(properties.getSnowflake().getClock()).isEqualTo(IdWorkerProperties.Clock.TICKING);
+                    DBIdWorker worker = context.getBean(DBIdWorker.class);
+                    assertThat(worker.layout().epoch()).isEqualTo(Instant.parse("2024-06-01T00:00:00Z"));
+                    assertThat(worker.layout().timestampBits()).isEqualTo(42);
+                    assertThat(worker.layout().workerBits()).isEqualTo(8);
+                    assertThat(worker.layout().sequenceBits()).isEqualTo(13);
+                    assertThat(context.getBean(JdbcSequenceManager.class).tableName()).isEqualTo("my_slots");
+                    long id = worker.nextId();
+                    assertThat(worker.decode(id).workerId()).isEqualTo(worker.currentLease().workerId());
+                    assertThat(worker.currentLease().ttl().toMillis()).isEqualTo(3000);
+                });
+    }
+
+    /** A real JDBC centre over its own table that records what the worker asks of it. */
+    static class RecordingSequenceManager extends JdbcSequenceManager {
+
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        RecordingSequenceManager(DataSource dataSource) {
+            super(dataSource, "custom_worker_slot");
+        }
+
+        @Override
+        public WorkerLease borrow(LeaseRequest request) {
+            calls.add("borrow");
+            return super.borrow(request);
+        }
+
+        @Override
+        public WorkerLease renew(WorkerLease lease, long highWaterMillis) {
+            calls.add("renew");
+            return super.renew(lease, highWaterMillis);
+        }
+
+        @Override
+        public void giveBack(WorkerLease lease, long lastIssuedMillis) {
+            calls.add("giveBack");
+            super.giveBack(lease, lastIssuedMillis);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker
+    static class CustomManagerApp {
+
+        @Bean
+        RecordingSequenceManager dbSequenceManager(DataSource dataSource) {
+            RecordingSequenceManager manager = new RecordingSequenceManager(dataSource);
+            manager.createSchemaIfMissing();
+            return manager;
+        }
+    }
+
+    @Test
+    void aUserBeanNamedDbSequenceManagerReplacesTheDefaultAndIsTheOneTheWorkerUses() throws Exception {
+        String url = TestNames.h2Url();
+        String namespace = TestNames.namespace();
+        RecordingSequenceManager[] used = new RecordingSequenceManager[1];
+        runner.withUserConfiguration(CustomManagerApp.class)
+                .withPropertyValues("spring.datasource.url=" + url, "idworker.namespace=" + namespace)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(ISequenceManager.class);
+                    RecordingSequenceManager manager = context.getBean(RecordingSequenceManager.class);
+                    assertThat(context.getBean("dbSequenceManager")).isSameAs(manager);
+                    used[0] = manager;
+                    DBIdWorker worker = context.getBean(DBIdWorker.class);
+                    assertThat(worker.nextIds(100)).doesNotHaveDuplicates();
+                    assertThat(manager.calls).containsExactly("borrow");
+                    worker.renew();
+                    assertThat(manager.calls).containsExactly("borrow", "renew");
+                    try (Connection c = context.getBean(DataSource.class).getConnection()) {
+                        assertThat(owner(c, "custom_worker_slot", namespace, worker.currentLease().workerId()))
+                                .isEqualTo(worker.currentLease().owner());
+                        assertThat(tableExists(c, "IDWORKER_WORKER_SLOT"))
+                                .as("the default manager never ran, so the default table was never created").isFalse();
+                    }
+                });
+        assertThat(used[0].calls).containsExactly("borrow", "renew", "giveBack");
+    }
+
+    @Test
+    void closingTheContextReturnsTheLease() throws Exception {
+        String url = TestNames.h2Url();
+        String namespace = TestNames.namespace();
+        // one worker id only: a second worker can start only if the first one returned it
+        ApplicationContextRunner oneSlot = db(url, namespace).withPropertyValues("idworker.snowflake.worker-bits=0");
+        long[] lastId = new long[1];
+        long[] lastTimestamp = new long[1];
+        oneSlot.run(context -> {
+            AbstractIdWorker worker = context.getBean(DBIdWorker.class);
+            lastId[0] = worker.nextIds(10)[9];
+            lastTimestamp[0] = worker.decode(lastId[0]).timestamp().toEpochMilli();
+            context.close();
+            assertThat(worker.currentLease()).isNull();
+        });
+        try (Connection c = DriverManager.getConnection(url, "sa", "")) {
+            assertThat(owner(c, "idworker_worker_slot", namespace, 0)).as("owner after close").isNull();
+            assertThat(highWater(c, namespace, 0)).as("high-water = last issued timestamp").isEqualTo(lastTimestamp[0]);
+        }
+        oneSlot.run(context -> {
+            assertThat(context).hasNotFailed();
+            DBIdWorker second = context.getBean(DBIdWorker.class);
+            assertThat(second.currentLease().workerId()).isZero();
+            assertThat(second.nextId()).isGreaterThan(lastId[0]);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            idworker.snowflake.worker-bits=30                                            | idworker.snowflake.worker-bits
+            idworker.snowflake.timestamp-bits=42,idworker.snowflake.sequence-bits=12     | idworker.snowflake.timestamp-bits
+            idworker.snowflake.epoch=2999-01-01T00:00:00Z                                | idworker.snowflake.epoch
+            idworker.lease.ttl=0                                                         | idworker.lease.ttl
+            idworker.lease.ttl=3s,idworker.lease.heartbeat-interval=2s                   | idworker.lease.heartbeat-interval
+            idworker.snowflake.max-backward=5s                                           | idworker.snowflake.max-backward
+            idworker.namespace=has spaces                                                | idworker.namespace
+            idworker.jdbc.table=slots;drop                                               | idworker.jdbc.table
+            """)
+    void badPropertiesFailStartupNamingTheProperty(String properties, String property) {
+        db(TestNames.h2Url(), TestNames.namespace()).withPropertyValues(properties.split(",")).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            assertThat(StartupFailures.cause(failure, IdWorkerConfigurationException.class).getProperty())
+                    .isEqualTo(property);
+            FailureAnalysis analysis = StartupFailures.analysis(failure);
+            assertThat(analysis.getDescription()).contains(property);
+            assertThat(analysis.getAction()).contains(property);
+        });
+    }
+
+    @Test
+    void aMissingTableWithoutSchemaInitializationFailsNamingTheProperty() {
+        db(TestNames.h2Url(), TestNames.namespace())
+                .withPropertyValues("idworker.jdbc.initialize-schema=never")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.jdbc.initialize-schema");
+                    assertThat(cause.getMessage()).contains("idworker_worker_slot");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("dbSequenceManager")
+                            .contains("idworker.jdbc.initialize-schema");
+                    assertThat(analysis.getAction()).contains("idworker.jdbc.initialize-schema=always");
+                });
+    }
+
+    @Test
+    void anUnreachableDatabaseFailsNamingHostAndPort() {
+        int port = EmbeddedRedis.freePort();
+        db("jdbc:h2:tcp://127.0.0.1:" + port + "/mem:unreachable", TestNames.namespace())
+                .withPropertyValues("spring.datasource.hikari.connection-timeout=2000")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    CenterUnavailableException cause = StartupFailures.cause(context.getStartupFailure(),
+                            CenterUnavailableException.class);
+                    assertThat(cause.getMessage()).contains("127.0.0.1:" + port);
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("127.0.0.1:" + port);
+                    assertThat(analysis.getAction()).contains("spring.datasource");
+                });
+    }
+
+    @Test
+    void withoutADataSourceStartupFailsNamingSpringDatasource() {
+        new ApplicationContextRunner().withUserConfiguration(DbApp.class)
+                .withPropertyValues("idworker.namespace=" + TestNames.namespace())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(StartupFailures.cause(context.getStartupFailure(), IdWorkerConfigurationException.class)
+                            .getProperty()).isEqualTo("spring.datasource.url");
+                });
+    }
+
+    private static String owner(Connection c, String table, String namespace, int slot) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT owner_token FROM " + table + " WHERE ns = ? AND slot_id = ?")) {
+            ps.setString(1, namespace);
+            ps.setInt(2, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).as("row of slot %s in %s", slot, table).isTrue();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static long highWater(Connection c, String namespace, int slot) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT high_water FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?")) {
+            ps.setString(1, namespace);
+            ps.setInt(2, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static boolean tableExists(Connection c, String table) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(null, null, table, null)) {
+            return rs.next();
+        }
+    }
+}
