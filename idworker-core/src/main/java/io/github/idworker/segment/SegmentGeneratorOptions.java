@@ -1,0 +1,188 @@
+package io.github.idworker.segment;
+
+import io.github.idworker.IdWorkerConfigurationException;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+
+/**
+ * Validated settings of an in-process {@link SegmentIdGenerator}. Every setting has a default;
+ * {@link Builder#build()} rejects values outside what the generator can run with, naming the property.
+ */
+public final class SegmentGeneratorOptions {
+
+    /** Default smallest step. */
+    public static final int DEFAULT_MIN_STEP = 1_000;
+    /** Default largest step. */
+    public static final int DEFAULT_MAX_STEP = 1_000_000;
+    /** Default share of a segment consumed when the next one is loaded. */
+    public static final double DEFAULT_PREFETCH_THRESHOLD = 0.2;
+    /** Default lifetime a segment is sized for. */
+    public static final Duration DEFAULT_TARGET_LIFETIME = Duration.ofMinutes(15);
+    /** Default bound on a caller's wait when both buffers are empty. */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(3);
+
+    private final int minStep;
+    private final int maxStep;
+    private final int initialStep;
+    private final double prefetchThreshold;
+    private final Duration targetLifetime;
+    private final Duration maxWait;
+    private final Executor executor;
+    private final LongSupplier nanoClock;
+
+    private SegmentGeneratorOptions(Builder b) {
+        this.minStep = b.minStep;
+        this.maxStep = b.maxStep;
+        this.initialStep = b.initialStep > 0 ? b.initialStep : b.minStep;
+        this.prefetchThreshold = b.prefetchThreshold;
+        this.targetLifetime = b.targetLifetime;
+        this.maxWait = b.maxWait;
+        this.executor = b.executor;
+        this.nanoClock = b.nanoClock;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Options with every default. */
+    public static SegmentGeneratorOptions defaults() {
+        return builder().build();
+    }
+
+    public int minStep() {
+        return minStep;
+    }
+
+    public int maxStep() {
+        return maxStep;
+    }
+
+    public int initialStep() {
+        return initialStep;
+    }
+
+    public double prefetchThreshold() {
+        return prefetchThreshold;
+    }
+
+    public Duration targetLifetime() {
+        return targetLifetime;
+    }
+
+    public Duration maxWait() {
+        return maxWait;
+    }
+
+    /** Runs background loads; {@code null} means idworker's shared daemon pool. */
+    public Executor executor() {
+        return executor;
+    }
+
+    public LongSupplier nanoClock() {
+        return nanoClock;
+    }
+
+    /** Collects settings; {@link #build()} validates them. */
+    public static final class Builder {
+        private int minStep = DEFAULT_MIN_STEP;
+        private int maxStep = DEFAULT_MAX_STEP;
+        private int initialStep;
+        private double prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
+        private Duration targetLifetime = DEFAULT_TARGET_LIFETIME;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
+        private Executor executor;
+        private LongSupplier nanoClock = System::nanoTime;
+
+        private Builder() {
+        }
+
+        /** Smallest range asked of the allocator ({@code idworker.segment.min-step}). */
+        public Builder minStep(int minStep) {
+            this.minStep = minStep;
+            return this;
+        }
+
+        /** Largest range asked of the allocator ({@code idworker.segment.max-step}); also bounds the numbers a restart skips. */
+        public Builder maxStep(int maxStep) {
+            this.maxStep = maxStep;
+            return this;
+        }
+
+        /** Step of the first range after start ({@code idworker.segment.initial-step}); defaults to the min step. */
+        public Builder initialStep(int initialStep) {
+            this.initialStep = initialStep;
+            return this;
+        }
+
+        /**
+         * Share of the current segment consumed when loading of the next one starts, above 0 and below 1
+         * ({@code idworker.segment.prefetch-threshold}).
+         */
+        public Builder prefetchThreshold(double prefetchThreshold) {
+            this.prefetchThreshold = prefetchThreshold;
+            return this;
+        }
+
+        /** How long one segment should last at the measured demand ({@code idworker.segment.target-lifetime}). */
+        public Builder targetLifetime(Duration targetLifetime) {
+            this.targetLifetime = targetLifetime;
+            return this;
+        }
+
+        /** Longest a caller waits when both buffers are empty ({@code idworker.segment.max-wait}). */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /** Where background loads run; by default a small shared pool of daemon threads. */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /** The clock demand is measured with, in nanoseconds; tests drive it by hand. */
+        public Builder nanoClock(LongSupplier nanoClock) {
+            this.nanoClock = nanoClock;
+            return this;
+        }
+
+        public SegmentGeneratorOptions build() {
+            if (minStep < 1) {
+                throw new IdWorkerConfigurationException("idworker.segment.min-step", "must be at least 1, was " + minStep);
+            }
+            if (maxStep < minStep) {
+                throw new IdWorkerConfigurationException("idworker.segment.max-step",
+                        "must be at least idworker.segment.min-step (" + minStep + "), was " + maxStep);
+            }
+            if (initialStep != 0 && (initialStep < minStep || initialStep > maxStep)) {
+                throw new IdWorkerConfigurationException("idworker.segment.initial-step",
+                        "must lie between min-step " + minStep + " and max-step " + maxStep + ", was " + initialStep);
+            }
+            if (!(prefetchThreshold > 0 && prefetchThreshold < 1)) {
+                throw new IdWorkerConfigurationException("idworker.segment.prefetch-threshold",
+                        "must lie above 0 and below 1, was " + prefetchThreshold);
+            }
+            positive(targetLifetime, "idworker.segment.target-lifetime");
+            positive(maxWait, "idworker.segment.max-wait");
+            Objects.requireNonNull(nanoClock, "nanoClock");
+            return new SegmentGeneratorOptions(this);
+        }
+
+        private static void positive(Duration d, String property) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IdWorkerConfigurationException(property, "must be a positive duration, was " + d);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SegmentGeneratorOptions[step " + minStep + ".." + maxStep + ", initial " + initialStep
+                + ", prefetch at " + prefetchThreshold + ", target lifetime " + targetLifetime + ", max wait " + maxWait + "]";
+    }
+}

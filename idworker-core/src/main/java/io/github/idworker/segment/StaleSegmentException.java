@@ -1,0 +1,42 @@
+package io.github.idworker.segment;
+
+import io.github.idworker.IdWorkerException;
+
+/**
+ * The allocator handed out a range that does not lie above numbers already issued for the tag, so using it could
+ * repeat numbers; it was discarded and nothing was issued. This means the store's high-water went back (a
+ * database restored from an old backup, or {@code max_id} lowered by hand).
+ */
+public class StaleSegmentException extends IdWorkerException {
+
+    private final String bizTag;
+    private final Segment segment;
+    private final long issuedHigh;
+
+    /**
+     * @param bizTag the tag
+     * @param segment the range the allocator returned
+     * @param issuedHigh the end of the range already in use, which numbers may have been issued up to
+     * @param where where that range lives, e.g. the Redis key
+     */
+    public StaleSegmentException(String bizTag, Segment segment, long issuedHigh, String where) {
+        super("The allocator returned " + segment + " for segment tag '" + bizTag + "', not above "
+                + issuedHigh + ", the end of the range already in use in " + where + ". The store's max_id went "
+                + "back; raise max_id of tag '" + bizTag + "' above " + issuedHigh + " before issuing more numbers.");
+        this.bizTag = bizTag;
+        this.segment = segment;
+        this.issuedHigh = issuedHigh;
+    }
+
+    public String getBizTag() {
+        return bizTag;
+    }
+
+    public Segment getSegment() {
+        return segment;
+    }
+
+    public long getIssuedHigh() {
+        return issuedHigh;
+    }
+}

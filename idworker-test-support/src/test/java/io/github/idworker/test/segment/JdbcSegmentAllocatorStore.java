@@ -1,0 +1,100 @@
+package io.github.idworker.test.segment;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** The JDBC segment allocator over one real database, with hooks that read and edit its table directly. */
+public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
+
+    private final HikariDataSource dataSource;
+    private final String table;
+
+    public JdbcSegmentAllocatorStore(String jdbcUrl, String user, String password) {
+        this(jdbcUrl, user, password, JdbcSegmentAllocator.DEFAULT_TABLE, false);
+    }
+
+    /**
+     * @param manualCommit whether the pool hands out connections with auto-commit off, as some applications
+     *        configure theirs
+     */
+    public JdbcSegmentAllocatorStore(String jdbcUrl, String user, String password, String table, boolean manualCommit) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(16);
+        config.setAutoCommit(!manualCommit);
+        this.dataSource = new HikariDataSource(config);
+        this.table = table;
+        JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, table, false);
+        allocator.createSchemaIfMissing();
+        allocator.verifySchema();
+    }
+
+    public HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    public String table() {
+        return table;
+    }
+
+    @Override
+    public JdbcSegmentAllocator newAllocator(boolean autoCreateTags) {
+        return new JdbcSegmentAllocator(dataSource, table, autoCreateTags);
+    }
+
+    @Override
+    public long storedMaxId(String bizTag) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT max_id FROM " + table + " WHERE biz_tag = ?")) {
+            ps.setString(1, bizTag);
+            try (ResultSet rs = ps.executeQuery()) {
+                long v = rs.next() ? rs.getLong(1) : -1;
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+                return v;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets the stored high-water of a tag, as an operator restoring an old backup would. */
+    public void setMaxId(String bizTag, long maxId) {
+        execute("UPDATE " + table + " SET max_id = ? WHERE biz_tag = ?", maxId, bizTag);
+    }
+
+    @Override
+    public void deleteTag(String bizTag) {
+        execute("DELETE FROM " + table + " WHERE biz_tag = ?", null, bizTag);
+    }
+
+    private void execute(String sql, Long number, String bizTag) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (number != null) {
+                ps.setLong(i++, number);
+            }
+            ps.setString(i, bizTag);
+            ps.executeUpdate();
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}
