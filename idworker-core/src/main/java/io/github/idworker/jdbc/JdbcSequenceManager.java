@@ -12,7 +12,6 @@ import io.github.idworker.lease.WorkerLease;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -54,7 +53,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
     private static final int MAX_ROUNDS = 64;
 
-    private final DataSource dataSource;
+    private final JdbcRunner jdbc;
     private final String table;
     private volatile JdbcDialect dialect;
 
@@ -75,7 +74,7 @@ public class JdbcSequenceManager implements ISequenceManager {
             throw new IdWorkerConfigurationException("idworker.jdbc.table",
                     "must be an SQL identifier of letters, digits and '_', optionally schema-qualified, was '" + tableName + "'");
         }
-        this.dataSource = dataSource;
+        this.jdbc = new JdbcRunner(dataSource, tableName);
         this.table = tableName;
     }
 
@@ -87,7 +86,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     public JdbcDialect dialect() {
         JdbcDialect d = dialect;
         if (d == null) {
-            d = withConnection("detect the database", c -> JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName()));
+            d = jdbc.run("detect the database", c -> JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName()));
             dialect = d;
         }
         return d;
@@ -121,7 +120,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     /** Creates the lease table unless it exists. */
     public void createSchemaIfMissing() {
         String ddl = schemaSql();
-        withConnection("create table " + table, c -> {
+        jdbc.run("create table " + table, c -> {
             try (Statement st = c.createStatement()) {
                 st.execute(ddl);
             }
@@ -136,13 +135,13 @@ public class JdbcSequenceManager implements ISequenceManager {
      * @throws CenterUnavailableException when the database cannot be reached
      */
     public void verifySchema() {
-        Connection c = connect("check table " + table);
+        Connection c = jdbc.connect("check table " + table);
         try (c; Statement st = c.createStatement()) {
             st.executeQuery("SELECT ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at FROM "
                     + table + " WHERE 1 = 0").close();
         } catch (SQLException e) {
             throw new IdWorkerConfigurationException("idworker.jdbc.initialize-schema", "table '" + table
-                    + "' is missing or lacks idworker's columns in " + location() + " (" + e.getMessage().trim()
+                    + "' is missing or lacks idworker's columns in " + jdbc.location() + " (" + e.getMessage().trim()
                     + "). Create it with the DDL in " + dialect().schemaResource()
                     + " (see the README) or set idworker.jdbc.initialize-schema=always", e);
         }
@@ -173,7 +172,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     private List<Candidate> candidates(LeaseRequest request) {
         String sql = "SELECT slot_id, high_water, CASE WHEN owner_token IS NULL OR expires_at < "
                 + dialect().nowMillis() + " THEN 1 ELSE 0 END FROM " + table + " WHERE ns = ?";
-        return withConnection("read worker ids", c -> {
+        return jdbc.run("read worker ids", c -> {
             List<Candidate> past = new ArrayList<>();
             List<Candidate> future = new ArrayList<>();
             BitSet present = new BitSet(request.slotCount());
@@ -210,7 +209,7 @@ public class JdbcSequenceManager implements ISequenceManager {
         String sql = "UPDATE " + table + " SET owner_token = ?, expires_at = " + now + " + ?, high_water = ?,"
                 + " host_name = ?, pid = ?, started_at = ? WHERE ns = ? AND slot_id = ? AND high_water = ?"
                 + " AND (owner_token IS NULL OR expires_at < " + now + ")";
-        int updated = withConnection("claim a worker id", conn -> {
+        int updated = jdbc.run("claim a worker id", conn -> {
             try (PreparedStatement ps = conn.prepareStatement(sql)) {
                 ps.setString(1, r.owner());
                 ps.setLong(2, r.ttl().toMillis());
@@ -232,7 +231,7 @@ public class JdbcSequenceManager implements ISequenceManager {
         long highWater = r.firstHighWater(floor);
         String sql = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at)"
                 + " VALUES (?, ?, ?, " + dialect().nowMillis() + " + ?, ?, ?, ?, ?)";
-        Boolean inserted = withConnection("claim a new worker id", conn -> {
+        Boolean inserted = jdbc.run("claim a new worker id", conn -> {
             try (PreparedStatement ps = conn.prepareStatement(sql)) {
                 ps.setString(1, r.namespace());
                 ps.setInt(2, slot);
@@ -245,7 +244,7 @@ public class JdbcSequenceManager implements ISequenceManager {
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {
-                if (isDuplicateKey(e)) {
+                if (JdbcRunner.isDuplicateKey(e)) {
                     return Boolean.FALSE;
                 }
                 throw e;
@@ -258,7 +257,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     public WorkerLease renew(WorkerLease lease, long highWaterMillis) {
         String sql = "UPDATE " + table + " SET expires_at = " + dialect().nowMillis() + " + ?,"
                 + " high_water = GREATEST(high_water, ?) WHERE ns = ? AND slot_id = ? AND owner_token = ?";
-        int updated = withConnection("renew worker id " + lease.workerId(), c -> {
+        int updated = jdbc.run("renew worker id " + lease.workerId(), c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setLong(1, lease.ttl().toMillis());
                 ps.setLong(2, highWaterMillis);
@@ -279,7 +278,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     public void giveBack(WorkerLease lease, long lastIssuedMillis) {
         String sql = "UPDATE " + table + " SET owner_token = NULL, expires_at = 0, high_water = ?"
                 + " WHERE ns = ? AND slot_id = ? AND owner_token = ?";
-        withConnection("return worker id " + lease.workerId(), c -> {
+        jdbc.run("return worker id " + lease.workerId(), c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setLong(1, lastIssuedMillis);
                 ps.setString(2, lease.namespace());
@@ -288,67 +287,6 @@ public class JdbcSequenceManager implements ISequenceManager {
                 return ps.executeUpdate();
             }
         });
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    private <T> T withConnection(String what, SqlWork<T> work) {
-        Connection c = connect(what);
-        try (c) {
-            boolean manualCommit = !c.getAutoCommit();
-            try {
-                T result = work.run(c);
-                if (manualCommit) {
-                    c.commit();
-                }
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                if (manualCommit) {
-                    c.rollback();
-                }
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw new CenterUnavailableException("Could not " + what + " in table " + table + " at " + location()
-                    + ": " + e.getMessage(), e);
-        }
-    }
-
-    private Connection connect(String what) {
-        try {
-            return dataSource.getConnection();
-        } catch (SQLException | RuntimeException e) {
-            throw new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
-                    + " (spring.datasource.url): " + e.getMessage(), e);
-        }
-    }
-
-    /** The data source's JDBC URL where it tells it, for error messages. */
-    private String location() {
-        for (String getter : new String[] {"getJdbcUrl", "getUrl", "getURL"}) {
-            try {
-                Method m = dataSource.getClass().getMethod(getter);
-                Object url = m.invoke(dataSource);
-                if (url != null) {
-                    return url.toString();
-                }
-            } catch (ReflectiveOperationException | RuntimeException ignored) {
-                // not this kind of data source
-            }
-        }
-        return dataSource.getClass().getName();
-    }
-
-    private static boolean isDuplicateKey(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("23")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String truncate(String s, int max) {

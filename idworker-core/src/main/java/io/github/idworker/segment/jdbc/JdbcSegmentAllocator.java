@@ -3,6 +3,7 @@ package io.github.idworker.segment.jdbc;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.jdbc.JdbcRunner;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
@@ -11,7 +12,6 @@ import io.github.idworker.segment.UnknownSegmentTagException;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,7 +66,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
     private static final int MAX_ATTEMPTS = 8;
 
-    private final DataSource dataSource;
+    private final JdbcRunner jdbc;
     private final String table;
     private final boolean autoCreateTags;
     private volatile JdbcDialect dialect;
@@ -90,7 +90,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
             throw new IdWorkerConfigurationException(TABLE_PROPERTY,
                     "must be an SQL identifier of letters, digits and '_', optionally schema-qualified, was '" + tableName + "'");
         }
-        this.dataSource = dataSource;
+        this.jdbc = new JdbcRunner(dataSource, tableName);
         this.table = tableName;
         this.autoCreateTags = autoCreateTags;
     }
@@ -108,7 +108,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     public JdbcDialect dialect() {
         JdbcDialect d = dialect;
         if (d == null) {
-            d = withConnection("detect the database", false,
+            d = jdbc.run("detect the database",
                     c -> JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName()));
             dialect = d;
         }
@@ -153,7 +153,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     /** Creates the segment table unless it exists. */
     public void createSchemaIfMissing() {
         String ddl = schemaSql();
-        withConnection("create table " + table, false, c -> {
+        jdbc.run("create table " + table, c -> {
             try (Statement st = c.createStatement()) {
                 st.execute(ddl);
             }
@@ -168,13 +168,13 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
      * @throws CenterUnavailableException when the database cannot be reached
      */
     public void verifySchema() {
-        Connection c = connect("check table " + table);
+        Connection c = jdbc.connect("check table " + table);
         try (c; Statement st = c.createStatement()) {
             st.executeQuery("SELECT biz_tag, max_id, step, description, update_time FROM " + table + " WHERE 1 = 0")
                     .close();
         } catch (SQLException e) {
             throw new IdWorkerConfigurationException("idworker.segment.initialize-schema", "table '" + table
-                    + "' is missing or lacks idworker's columns in " + location() + " (" + e.getMessage().trim()
+                    + "' is missing or lacks idworker's columns in " + jdbc.location() + " (" + e.getMessage().trim()
                     + "). Create it with the DDL in " + schemaResource()
                     + " (see the README) or set idworker.segment.initialize-schema=always", e);
         }
@@ -188,17 +188,17 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         }
         boolean created = false;
         for (int attempt = 1; ; attempt++) {
-            Outcome outcome = withConnection("allocate " + step + " numbers of segment tag '" + bizTag + "'", true,
+            Outcome outcome = jdbc.inTransaction("allocate " + step + " numbers of segment tag '" + bizTag + "'",
                     c -> update(c, bizTag, step));
             if (outcome.kind() == Kind.DONE) {
                 return new Segment(bizTag, outcome.maxId(), step);
             }
             if (outcome.kind() == Kind.MISSING && !autoCreateTags) {
-                throw new UnknownSegmentTagException(bizTag, "table " + table + " at " + location());
+                throw new UnknownSegmentTagException(bizTag, "table " + table + " at " + jdbc.location());
             }
             if (attempt >= MAX_ATTEMPTS) {
                 throw new CenterUnavailableException("Could not allocate " + step + " numbers of segment tag '" + bizTag
-                        + "' in table " + table + " at " + location() + " after " + attempt + " attempts: the row "
+                        + "' in table " + table + " at " + jdbc.location() + " after " + attempt + " attempts: the row "
                         + (created ? "disappeared each time after it was created; is something deleting it?"
                                 : "kept changing between statements"), null);
             }
@@ -293,14 +293,14 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     /** The tag's current high-water: every number up to it has been handed out. Empty for an unknown tag. */
     public OptionalLong maxId(String bizTag) {
         checkTag(bizTag);
-        Long max = withConnection("read segment tag '" + bizTag + "'", false, c -> readMaxId(c, bizTag));
+        Long max = jdbc.run("read segment tag '" + bizTag + "'", c -> readMaxId(c, bizTag));
         return max == null ? OptionalLong.empty() : OptionalLong.of(max);
     }
 
     private boolean insertIfAbsent(String bizTag, long startAfter, int step, String description) {
         String sql = "INSERT INTO " + table + " (biz_tag, max_id, step, description, update_time)"
                 + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
-        return withConnection("create segment tag '" + bizTag + "'", false, c -> {
+        return jdbc.run("create segment tag '" + bizTag + "'", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, bizTag);
                 ps.setLong(2, startAfter);
@@ -309,7 +309,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {
-                if (isDuplicateKey(e)) {
+                if (JdbcRunner.isDuplicateKey(e)) {
                     return Boolean.FALSE;
                 }
                 throw e;
@@ -325,106 +325,6 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
             throw new IllegalArgumentException("segment tag must be at most " + MAX_TAG_LENGTH + " characters, was '"
                     + bizTag + "'");
         }
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    /**
-     * Runs {@code work} on a connection of its own and commits it. With {@code transaction}, auto-commit is
-     * switched off for the duration so every statement of {@code work} runs in one transaction, and a
-     * serialization failure or deadlock retries it.
-     */
-    private <T> T withConnection(String what, boolean transaction, SqlWork<T> work) {
-        for (int attempt = 1; ; attempt++) {
-            Connection c = connect(what);
-            try (c) {
-                boolean autoCommit = c.getAutoCommit();
-                boolean manualCommit = transaction || !autoCommit;
-                if (transaction && autoCommit) {
-                    c.setAutoCommit(false);
-                }
-                try {
-                    T result = work.run(c);
-                    if (manualCommit) {
-                        c.commit();
-                    }
-                    return result;
-                } catch (SQLException | RuntimeException e) {
-                    if (manualCommit) {
-                        try {
-                            c.rollback();
-                        } catch (SQLException r) {
-                            e.addSuppressed(r);
-                        }
-                    }
-                    throw e;
-                } finally {
-                    if (transaction && autoCommit) {
-                        try {
-                            c.setAutoCommit(true);
-                        } catch (SQLException ignored) {
-                            // the pool resets or discards the connection
-                        }
-                    }
-                }
-            } catch (SQLException e) {
-                if (transaction && attempt < MAX_ATTEMPTS && isTransient(e)) {
-                    continue;
-                }
-                throw new CenterUnavailableException("Could not " + what + " in table " + table + " at " + location()
-                        + ": " + e.getMessage(), e);
-            }
-        }
-    }
-
-    private Connection connect(String what) {
-        try {
-            return dataSource.getConnection();
-        } catch (SQLException | RuntimeException e) {
-            throw new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
-                    + " (spring.datasource.url): " + e.getMessage(), e);
-        }
-    }
-
-    /** The data source's JDBC URL where it tells it, for error messages. */
-    private String location() {
-        for (String getter : new String[] {"getJdbcUrl", "getUrl", "getURL"}) {
-            try {
-                Method m = dataSource.getClass().getMethod(getter);
-                Object url = m.invoke(dataSource);
-                if (url != null) {
-                    return url.toString();
-                }
-            } catch (ReflectiveOperationException | RuntimeException ignored) {
-                // not this kind of data source
-            }
-        }
-        return dataSource.getClass().getName();
-    }
-
-    private static boolean isDuplicateKey(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && s.getSQLState() != null) {
-                String state = s.getSQLState();
-                if (state.equals("23505") || (state.equals("23000") && (s.getErrorCode() == 1062 || s.getErrorCode() == 1586))) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean isTransient(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && s.getSQLState() != null
-                    && (s.getSQLState().equals("40001") || s.getSQLState().equals("40P01"))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

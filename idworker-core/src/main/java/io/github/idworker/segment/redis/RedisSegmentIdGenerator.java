@@ -6,6 +6,7 @@ import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.redis.ScriptReplies;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
@@ -320,40 +321,15 @@ public class RedisSegmentIdGenerator implements IdGenerator {
     }
 
     private String text(List<Object> reply, int index) {
-        if (index >= reply.size()) {
-            throw new CenterUnavailableException("Redis reply " + describe(reply) + " for segment tag '" + bizTag
-                    + "' has no element " + index, null);
-        }
-        Object o = reply.get(index);
-        if (o instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-        return String.valueOf(o);
+        return ScriptReplies.text(reply, index, "segment tag '" + bizTag + "'");
     }
 
     private long number(List<Object> reply, int index) {
-        Object o = index < reply.size() ? reply.get(index) : null;
-        if (o instanceof Number n) {
-            return n.longValue();
-        }
-        try {
-            return Long.parseLong(text(reply, index));
-        } catch (NumberFormatException e) {
-            throw new CenterUnavailableException("Redis reply " + describe(reply) + " for segment tag '" + bizTag
-                    + "' has no number at " + index, e);
-        }
+        return ScriptReplies.number(reply, index, "segment tag '" + bizTag + "'");
     }
 
     private static String describe(List<Object> reply) {
-        StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < reply.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            Object o = reply.get(i);
-            sb.append(o instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(o));
-        }
-        return sb.append(']').toString();
+        return ScriptReplies.describe(reply);
     }
 
     @Override
