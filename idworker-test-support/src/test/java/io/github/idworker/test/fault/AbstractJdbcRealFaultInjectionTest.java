@@ -59,6 +59,7 @@ abstract class AbstractJdbcRealFaultInjectionTest extends AbstractFaultInjection
 
     @Test
     void databaseRestartWhileWorkersRun() throws Exception {
+        currentTest = "database restart";
         List<WorkerProcess> ps = launchAll(4);
         for (WorkerProcess p : ps) {
             p.awaitIssued(rate() / 2, Duration.ofSeconds(30));
