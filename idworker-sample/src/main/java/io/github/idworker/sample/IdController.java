@@ -47,7 +47,8 @@ public class IdController {
         return DecodedIdResponse.of(idWorker.decode(value));
     }
 
-    private static int parseCount(String count) {
+    /** {@code count} as given to an {@code /ids} endpoint: absent means 1; otherwise 1 to {@value #MAX_COUNT}. */
+    static int parseCount(String count) {
         if (count == null) {
             return 1;
         }

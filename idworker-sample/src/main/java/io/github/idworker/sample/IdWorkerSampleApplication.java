@@ -2,6 +2,7 @@ package io.github.idworker.sample;
 
 import io.github.idworker.spring.annotation.CenterMode;
 import io.github.idworker.spring.annotation.EnableIdWorker;
+import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Configuration;
@@ -9,14 +10,18 @@ import org.springframework.context.annotation.Profile;
 
 /**
  * A small ID service on idworker. {@code mvn -pl idworker-sample spring-boot:run} starts it with an embedded
- * Redis and an in-memory H2 on port 8080; then {@code curl 'localhost:8080/ids/next?count=3'} and
- * {@code curl localhost:8080/ids/decode/<id>}.
+ * Redis and an in-memory H2 on port 8080; then {@code curl 'localhost:8080/ids/next?count=3'},
+ * {@code curl localhost:8080/ids/decode/<id>}, {@code curl 'localhost:8080/ids/segment/order?count=3'} and
+ * {@code curl 'localhost:8080/ids/sequence/ticket?count=3'}.
  *
  * <ul>
  *   <li>default profile: {@code @EnableIdWorker(mode = CenterMode.REDIS)}, the {@code redisIdWorker} leasing its
- *       worker id from Redis;</li>
+ *       worker id from Redis; {@code @EnableSegmentIdGenerators(redisSequences = true)}, segments in process and
+ *       strictly ordered sequences in Redis, both from the segment table in H2;</li>
  *   <li>profile {@code db}: {@code @EnableIdWorker(mode = CenterMode.DB)}, the {@code dbIdWorker} leasing from
- *       the database through {@link MyBatisSequenceManager}, this application's own {@code dbSequenceManager};</li>
+ *       the database through {@link MyBatisSequenceManager}, this application's own {@code dbSequenceManager};
+ *       {@code @EnableSegmentIdGenerators}, in-process segments only (no Redis, so {@code /ids/sequence} answers
+ *       503);</li>
  *   <li>profile {@code external}: nothing embedded is started; {@code spring.data.redis.*} and
  *       {@code spring.datasource.*} point at real servers.</li>
  * </ul>
@@ -29,19 +34,25 @@ public class IdWorkerSampleApplication {
     }
 
     /**
-     * The Redis centre unless profile {@code db} is active. {@code @EnableIdWorker} sits here rather than on the
-     * application class because a profile on the application class would switch off the whole application.
+     * The Redis centre and the Redis sequences unless profile {@code db} is active. The annotations sit here
+     * rather than on the application class because a profile on the application class would switch off the
+     * whole application.
      */
     @Configuration(proxyBeanMethods = false)
     @Profile("!db")
     @EnableIdWorker(mode = CenterMode.REDIS)
+    @EnableSegmentIdGenerators(redisSequences = true)
     static class RedisCentre {
     }
 
-    /** The database centre with profile {@code db}; see {@link MyBatisSequenceManagerConfig}. */
+    /**
+     * The database centre with profile {@code db}; see {@link MyBatisSequenceManagerConfig}. Segments in process
+     * only: without Redis there are no strictly ordered sequences.
+     */
     @Configuration(proxyBeanMethods = false)
     @Profile("db")
     @EnableIdWorker(mode = CenterMode.DB)
+    @EnableSegmentIdGenerators
     static class DbCentre {
     }
 }

@@ -40,4 +40,19 @@ class DbProfileIdEndpointsTest extends AbstractIdEndpointsTest {
                 .query(String.class).single();
         assertThat(owner).isEqualTo(worker.currentLease().owner());
     }
+
+    @Test
+    void segmentsWorkInProcessButSequencesAnswer503NamingTheMissingRedis() throws Exception {
+        assertThat(context.containsBean("segmentIdGenerators")).isTrue();
+        assertThat(context.containsBean("redisSequenceGenerators")).isFalse();
+        assertThat(SampleHttp.get(port, "/ids/segment/order?count=3").ids()).hasSize(3).isSorted();
+
+        SampleHttp.Response sequence = SampleHttp.get(port, "/ids/sequence/order?count=3");
+        assertThat(sequence.status()).isEqualTo(503);
+        assertThat(sequence.contentType()).startsWith("application/problem+json");
+        assertThat(sequence.body().get("detail").asString()).contains("needs Redis").contains("profile 'db'")
+                .contains("/ids/segment/order");
+        // the 400 rules come first, as on every endpoint
+        assertThat(SampleHttp.get(port, "/ids/sequence/order?count=0").status()).isEqualTo(400);
+    }
 }

@@ -17,6 +17,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerException> {
 
     private static final String INITIALIZE_SCHEMA = "idworker.jdbc.initialize-schema";
+    private static final String SEGMENT_INITIALIZE_SCHEMA = "idworker.segment.initialize-schema";
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdWorkerException cause) {
@@ -29,7 +30,7 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 + cause.getMessage();
     }
 
-    /** The innermost bean whose creation failed, usually the worker or its sequence manager. */
+    /** The innermost bean whose creation failed, usually the worker, its sequence manager or a segment bean. */
     private String beanName(Throwable failure) {
         String name = null;
         for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
@@ -46,8 +47,15 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 return "Create idworker's lease table with the DDL for your database (see the README), or set "
                         + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
+            if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty())) {
+                return "Create idworker's segment table with the DDL for your database (see the README), or set "
+                        + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
+            }
             if (config.getProperty().startsWith("@EnableIdWorker")) {
                 return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";
+            }
+            if (config.getProperty().startsWith("@EnableSegmentIdGenerators")) {
+                return "Add the dependency named above, or drop redisSequences = true from @EnableSegmentIdGenerators.";
             }
             return "Update your application's configuration: correct '" + config.getProperty()
                     + "' as described above (application.properties/yml, environment variables or command line).";

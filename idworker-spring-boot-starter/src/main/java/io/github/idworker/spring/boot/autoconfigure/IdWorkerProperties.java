@@ -6,11 +6,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Configuration properties of the snowflake workers {@link io.github.idworker.spring.annotation.EnableIdWorker}
- * registers. Values are checked when the worker is built; a value idworker cannot run with safely fails the
- * startup with a message naming the property.
+ * registers and of the segment generators {@link io.github.idworker.spring.annotation.EnableSegmentIdGenerators}
+ * registers. Values are checked when the worker or generator is built; a value idworker cannot run with safely
+ * fails the startup with a message naming the property.
  */
 @ConfigurationProperties(prefix = IdWorkerProperties.PREFIX)
 public class IdWorkerProperties {
@@ -35,6 +38,9 @@ public class IdWorkerProperties {
     /** Redis centre. */
     private final Redis redis = new Redis();
 
+    /** Segment mode: dense increasing numbers per business tag. */
+    private final Segment segment = new Segment();
+
     public String getNamespace() {
         return this.namespace;
     }
@@ -57,6 +63,10 @@ public class IdWorkerProperties {
 
     public Redis getRedis() {
         return this.redis;
+    }
+
+    public Segment getSegment() {
+        return this.segment;
     }
 
     /** Bit layout of the ids and how the worker treats its clock. */
@@ -256,7 +266,7 @@ public class IdWorkerProperties {
         }
     }
 
-    /** When the lease table is created at startup. */
+    /** When the lease table or the segment table is created at startup. */
     public enum SchemaInitialization {
 
         /** Always create it when it is missing. */
@@ -269,11 +279,15 @@ public class IdWorkerProperties {
         NEVER
     }
 
-    /** Redis centre, used with {@code @EnableIdWorker(mode = CenterMode.REDIS)}. */
+    /**
+     * Redis centre, used with {@code @EnableIdWorker(mode = CenterMode.REDIS)}, and the keys of the Redis
+     * sequences of {@code @EnableSegmentIdGenerators(redisSequences = true)}.
+     */
     public static class Redis {
 
         /**
-         * Prefix of the Redis keys; a namespace's keys share the hash tag "{prefix:namespace}".
+         * Prefix of the Redis keys; a namespace's keys share the hash tag "{prefix:namespace}", a Redis sequence's
+         * keys the hash tag "{prefix:segment:tag}".
          */
         private String keyPrefix = "idworker";
 
@@ -283,6 +297,275 @@ public class IdWorkerProperties {
 
         public void setKeyPrefix(String keyPrefix) {
             this.keyPrefix = keyPrefix;
+        }
+    }
+
+    /**
+     * Segment mode, used with {@code @EnableSegmentIdGenerators}: ranges of numbers per business tag from one
+     * table row per tag, handed out in process ({@code segmentIdGenerators}) or through Redis in strict order
+     * ({@code redisSequenceGenerators}).
+     */
+    public static class Segment {
+
+        /**
+         * Name of the segment table, optionally schema-qualified.
+         */
+        private String table = "idworker_segment";
+
+        /**
+         * Whether a tag that is not in the segment table is created on first use (numbering from 1). When off,
+         * an unknown tag fails with UnknownSegmentTagException; register tags under "tags" or in the table.
+         */
+        private boolean autoCreate = false;
+
+        /**
+         * When to create the segment table at startup if it is missing.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+
+        /**
+         * Tags registered in the segment table at startup, by tag name. A tag that already exists is left
+         * exactly as it is.
+         */
+        private Map<String, Tag> tags = new LinkedHashMap<>();
+
+        /**
+         * Smallest range an in-process generator takes from the table.
+         */
+        private int minStep = 1000;
+
+        /**
+         * Largest range an in-process generator takes from the table; also bounds the numbers a restart skips
+         * (at most two ranges).
+         */
+        private int maxStep = 1000000;
+
+        /**
+         * Size of an in-process generator's first range after start, between "min-step" and "max-step".
+         * Defaults to "min-step".
+         */
+        private Integer initialStep;
+
+        /**
+         * Share of a range an in-process generator hands out before it loads the next one in the background;
+         * above 0 and below 1.
+         */
+        private double prefetchThreshold = 0.2;
+
+        /**
+         * How long one in-process range should last at the measured demand; the step adapts towards it within
+         * "min-step" and "max-step".
+         */
+        private Duration targetLifetime = Duration.ofMinutes(15);
+
+        /**
+         * Longest a caller of an in-process generator waits when both of its ranges are used up, before it gets
+         * SegmentRefillTimeoutException.
+         */
+        private Duration maxWait = Duration.ofSeconds(3);
+
+        /** Redis sequence generators (strictly ordered across nodes). */
+        private final SegmentRedis redis = new SegmentRedis();
+
+        public String getTable() {
+            return this.table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public boolean isAutoCreate() {
+            return this.autoCreate;
+        }
+
+        public void setAutoCreate(boolean autoCreate) {
+            this.autoCreate = autoCreate;
+        }
+
+        public SchemaInitialization getInitializeSchema() {
+            return this.initializeSchema;
+        }
+
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Map<String, Tag> getTags() {
+            return this.tags;
+        }
+
+        public void setTags(Map<String, Tag> tags) {
+            this.tags = tags;
+        }
+
+        public int getMinStep() {
+            return this.minStep;
+        }
+
+        public void setMinStep(int minStep) {
+            this.minStep = minStep;
+        }
+
+        public int getMaxStep() {
+            return this.maxStep;
+        }
+
+        public void setMaxStep(int maxStep) {
+            this.maxStep = maxStep;
+        }
+
+        public Integer getInitialStep() {
+            return this.initialStep;
+        }
+
+        public void setInitialStep(Integer initialStep) {
+            this.initialStep = initialStep;
+        }
+
+        public double getPrefetchThreshold() {
+            return this.prefetchThreshold;
+        }
+
+        public void setPrefetchThreshold(double prefetchThreshold) {
+            this.prefetchThreshold = prefetchThreshold;
+        }
+
+        public Duration getTargetLifetime() {
+            return this.targetLifetime;
+        }
+
+        public void setTargetLifetime(Duration targetLifetime) {
+            this.targetLifetime = targetLifetime;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+
+        public SegmentRedis getRedis() {
+            return this.redis;
+        }
+    }
+
+    /** One tag registered at startup. */
+    public static class Tag {
+
+        /**
+         * Number the tag starts after: its first number is one above it. Ignored when the tag already exists.
+         */
+        private long startAfter = 0;
+
+        /**
+         * Step recorded with the tag for operators; generators choose their own. Defaults to
+         * "idworker.segment.min-step".
+         */
+        private Integer step;
+
+        /**
+         * Description recorded with the tag for operators, at most 256 characters.
+         */
+        private String description;
+
+        public long getStartAfter() {
+            return this.startAfter;
+        }
+
+        public void setStartAfter(long startAfter) {
+            this.startAfter = startAfter;
+        }
+
+        public Integer getStep() {
+            return this.step;
+        }
+
+        public void setStep(Integer step) {
+            this.step = step;
+        }
+
+        public String getDescription() {
+            return this.description;
+        }
+
+        public void setDescription(String description) {
+            this.description = description;
+        }
+    }
+
+    /** Redis sequence generators, used with {@code @EnableSegmentIdGenerators(redisSequences = true)}. */
+    public static class SegmentRedis {
+
+        /**
+         * Numbers a Redis sequence takes from the segment table per refill; a batch larger than the step takes
+         * a range of its own size.
+         */
+        private int step = 1000;
+
+        /**
+         * Largest number of ids one nextIds call of a Redis sequence may ask for.
+         */
+        private int maxBatch = 100000;
+
+        /**
+         * How long a refill lock lives when its owner dies before releasing it; longer than a database
+         * allocation takes. At least 100ms.
+         */
+        private Duration lockTtl = Duration.ofSeconds(10);
+
+        /**
+         * Longest a call of a Redis sequence waits for a refill, before it gets SegmentRefillTimeoutException.
+         */
+        private Duration maxWait = Duration.ofSeconds(3);
+
+        /**
+         * Whether every call refuses a range installed by another Redis process (a restart that restored an old
+         * snapshot, a failover to a lagging replica) and refills above the table's max_id instead. Costs one
+         * INFO call inside the script; switch it off only for Redis without persistence and replicas.
+         */
+        private boolean checkRunId = true;
+
+        public int getStep() {
+            return this.step;
+        }
+
+        public void setStep(int step) {
+            this.step = step;
+        }
+
+        public int getMaxBatch() {
+            return this.maxBatch;
+        }
+
+        public void setMaxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
+        }
+
+        public Duration getLockTtl() {
+            return this.lockTtl;
+        }
+
+        public void setLockTtl(Duration lockTtl) {
+            this.lockTtl = lockTtl;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+
+        public boolean isCheckRunId() {
+            return this.checkRunId;
+        }
+
+        public void setCheckRunId(boolean checkRunId) {
+            this.checkRunId = checkRunId;
         }
     }
 }

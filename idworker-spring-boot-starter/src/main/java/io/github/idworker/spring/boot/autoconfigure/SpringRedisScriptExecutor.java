@@ -29,7 +29,9 @@ import java.util.stream.Collectors;
  *   <li>{@link StringRedisTemplate#execute(RedisScript, List, Object...)} with a {@link DefaultRedisScript} kept
  *       per script: spring-data-redis sends {@code EVALSHA} and falls back to {@code EVAL} on {@code NOSCRIPT};
  *       on Redis Cluster the call is routed by its first key (all keys of a call share one hash tag);</li>
- *   <li>bulk strings come back as {@link String}, integers as {@link Long}, arrays as lists;</li>
+ *   <li>bulk strings come back as {@link String}, integers as {@link Long}, arrays as lists; a script that
+ *       answers a bare integer or string (the segment lock scripts do) gets a one-element list, {@code nil} an
+ *       empty one, with either client;</li>
  *   <li>a {@link DataAccessException} (Redis unreachable, timed out, or failed running the script) becomes a
  *       {@link CenterUnavailableException} naming the Redis endpoint (host:port, the cluster nodes, or the
  *       sentinels and master).</li>
@@ -37,22 +39,24 @@ import java.util.stream.Collectors;
  */
 public class SpringRedisScriptExecutor implements RedisScriptExecutor {
 
+    private static final String LETTUCE_PACKAGE = "org.springframework.data.redis.connection.lettuce.";
+
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate template;
-    @SuppressWarnings("rawtypes")
-    private final Map<String, RedisScript<List>> scripts = new ConcurrentHashMap<>();
+    private final Map<String, RedisScript<?>> scripts = new ConcurrentHashMap<>();
+    private final Class<?> resultType;
 
     public SpringRedisScriptExecutor(RedisConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
         this.template = new StringRedisTemplate(connectionFactory);
+        this.resultType = connectionFactory.getClass().getName().startsWith(LETTUCE_PACKAGE) ? List.class : Object.class;
     }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
-        RedisScript<List> redisScript = this.scripts.computeIfAbsent(script.sha1(),
-                sha -> new DefaultRedisScript<>(script.source(), List.class));
-        List<Object> reply;
+        RedisScript<?> redisScript = this.scripts.computeIfAbsent(script.sha1(),
+                sha -> new DefaultRedisScript<>(script.source(), this.resultType));
+        Object reply;
         try {
             reply = this.template.execute(redisScript, keys, args.toArray());
         } catch (RedisConnectionFailureException e) {
@@ -67,7 +71,24 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
             throw new CenterUnavailableException("Redis connection to " + endpoint() + " is not available to run "
                     + script.name() + ": " + e.getMessage(), e);
         }
-        return (reply != null) ? reply : new ArrayList<>();
+        return asList(reply);
+    }
+
+    /**
+     * The reply as a list. Lettuce decodes by the output type asked for, so it is asked for a list, which takes
+     * every shape: a bare integer or string arrives as a one-element list, {@code nil} as {@code [null]}. Jedis
+     * casts to the type asked for, so it is asked for any object and a scalar is wrapped here.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<Object> asList(Object reply) {
+        if (reply instanceof List<?> list) {
+            return (list.size() == 1 && list.get(0) == null) ? new ArrayList<>() : (List<Object>) list;
+        }
+        List<Object> one = new ArrayList<>(1);
+        if (reply != null) {
+            one.add(reply);
+        }
+        return one;
     }
 
     private static String sentence(String message) {

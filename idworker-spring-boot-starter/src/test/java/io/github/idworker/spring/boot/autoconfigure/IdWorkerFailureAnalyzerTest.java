@@ -35,6 +35,14 @@ class IdWorkerFailureAnalyzerTest {
     }
 
     @Test
+    void tellsHowToCreateAMissingSegmentTable() {
+        FailureAnalysis analysis = analyzer.analyze(new BeanCreationException("segmentAllocator", "init failed",
+                new IdWorkerConfigurationException("idworker.segment.initialize-schema", "table 'idworker_segment' is missing")));
+        assertThat(analysis.getDescription()).contains("'segmentAllocator'").contains("idworker_segment");
+        assertThat(analysis.getAction()).contains("segment table").contains("idworker.segment.initialize-schema=always");
+    }
+
+    @Test
     void tellsHowToReachAnUnavailableCentre() {
         FailureAnalysis analysis = analyzer.analyze(new BeanCreationException("redisIdWorker", "init failed",
                 new CenterUnavailableException("Cannot reach Redis at 127.0.0.1:1", null)));

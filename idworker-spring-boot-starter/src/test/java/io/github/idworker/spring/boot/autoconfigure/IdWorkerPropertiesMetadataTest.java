@@ -1,6 +1,9 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.segment.SegmentGeneratorOptions;
+import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
+import io.github.idworker.segment.redis.RedisSegmentOptions;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -9,6 +12,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +46,13 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.snowflake.sequence-bits", "idworker.snowflake.max-backward",
                 "idworker.snowflake.on-large-backward-step", "idworker.snowflake.clock", "idworker.lease.ttl",
                 "idworker.lease.heartbeat-interval", "idworker.lease.max-skew", "idworker.lease.fence-wait",
-                "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.redis.key-prefix");
+                "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.redis.key-prefix",
+                "idworker.segment.table", "idworker.segment.auto-create", "idworker.segment.initialize-schema",
+                "idworker.segment.tags", "idworker.segment.min-step", "idworker.segment.max-step",
+                "idworker.segment.initial-step", "idworker.segment.prefetch-threshold",
+                "idworker.segment.target-lifetime", "idworker.segment.max-wait", "idworker.segment.redis.step",
+                "idworker.segment.redis.max-batch", "idworker.segment.redis.lock-ttl",
+                "idworker.segment.redis.max-wait", "idworker.segment.redis.check-run-id");
     }
 
     @Test
@@ -73,5 +83,40 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(properties.getSnowflake().getWorkerBits()).isEqualTo(SnowflakeLayout.DEFAULT_WORKER_BITS);
         assertThat(properties.getSnowflake().getSequenceBits()).isEqualTo(SnowflakeLayout.DEFAULT_SEQUENCE_BITS);
         assertThat(properties.getJdbc().getTable()).isEqualTo(JdbcSequenceManager.DEFAULT_TABLE);
+
+        IdWorkerProperties.Segment segment = properties.getSegment();
+        assertThat(segment.getTable()).isEqualTo(JdbcSegmentAllocator.DEFAULT_TABLE);
+        assertThat(segment.getMinStep()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MIN_STEP);
+        assertThat(segment.getMaxStep()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MAX_STEP);
+        assertThat(segment.getPrefetchThreshold()).isEqualTo(SegmentGeneratorOptions.DEFAULT_PREFETCH_THRESHOLD);
+        assertThat(segment.getTargetLifetime()).isEqualTo(SegmentGeneratorOptions.DEFAULT_TARGET_LIFETIME);
+        assertThat(segment.getMaxWait()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MAX_WAIT);
+        IdWorkerProperties.SegmentRedis redis = segment.getRedis();
+        assertThat(redis.getStep()).isEqualTo(RedisSegmentOptions.DEFAULT_STEP);
+        assertThat(redis.getMaxBatch()).isEqualTo(RedisSegmentOptions.DEFAULT_MAX_BATCH);
+        assertThat(redis.getLockTtl()).isEqualTo(RedisSegmentOptions.DEFAULT_LOCK_TTL);
+        assertThat(redis.getMaxWait()).isEqualTo(RedisSegmentOptions.DEFAULT_MAX_WAIT);
+        assertThat(redis.isCheckRunId()).isEqualTo(RedisSegmentOptions.defaults().checkRunId());
+        assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSegmentOptions.DEFAULT_KEY_PREFIX);
+    }
+
+    /** The metadata states the same defaults, so an IDE shows what the starter really does. */
+    @Test
+    void generatedDefaultsOfTheSegmentPropertiesAreStated() throws Exception {
+        JsonNode generated = read("META-INF/spring-configuration-metadata.json");
+        Map<String, String> defaults = new HashMap<>();
+        for (JsonNode property : generated.get("properties")) {
+            if (property.has("defaultValue")) {
+                defaults.put(property.get("name").asString(), property.get("defaultValue").asString());
+            }
+        }
+        assertThat(defaults).containsEntry("idworker.segment.table", "idworker_segment")
+                .containsEntry("idworker.segment.min-step", "1000")
+                .containsEntry("idworker.segment.max-step", "1000000")
+                .containsEntry("idworker.segment.max-wait", "3s")
+                .containsEntry("idworker.segment.target-lifetime", "15m")
+                .containsEntry("idworker.segment.initialize-schema", "embedded")
+                .containsEntry("idworker.segment.redis.step", "1000")
+                .containsEntry("idworker.segment.redis.lock-ttl", "10s");
     }
 }

@@ -4,6 +4,8 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.redis.LuaScript;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -48,6 +50,33 @@ class SpringRedisScriptExecutorTest {
         }
         assertThat(executor.execute(script, List.of("{t}:k"), List.of("again", "1")))
                 .containsExactly("{t}:k", "again", 2L, List.of("nested"));
+    }
+
+    private LettuceConnectionFactory lettuce(int port) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+        factory.afterPropertiesSet();
+        factory.start();
+        toClose.add(factory::destroy);
+        return factory;
+    }
+
+    /** The segment scripts answer a bare integer (lock, unlock); every reply shape comes back as a list. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"jedis", "lettuce"})
+    void everyReplyShapeComesBackAsAList(String client) {
+        int port = EmbeddedRedis.port();
+        SpringRedisScriptExecutor executor = new SpringRedisScriptExecutor(
+                client.equals("jedis") ? jedis(port) : lettuce(port));
+        String id = TestNames.namespace();
+        assertThat(executor.execute(LuaScript.of("int-" + id, "return 1"), List.of("{t}:k"), List.of()))
+                .containsExactly(1L);
+        assertThat(executor.execute(LuaScript.of("zero-" + id, "return 0"), List.of("{t}:k"), List.of()))
+                .containsExactly(0L);
+        assertThat(executor.execute(LuaScript.of("str-" + id, "return ARGV[1]"), List.of("{t}:k"), List.of("OK")))
+                .containsExactly("OK");
+        assertThat(executor.execute(LuaScript.of("nil-" + id, "return nil"), List.of("{t}:k"), List.of())).isEmpty();
+        assertThat(executor.execute(LuaScript.of("arr-" + id, "return {'OK', 7, 9}"), List.of("{t}:k"), List.of()))
+                .containsExactly("OK", 7L, 9L);
     }
 
     @Test
