@@ -120,7 +120,8 @@ public final class SegmentGeneratorOptions {
 
         /**
          * Share of the current segment consumed when loading of the next one starts, above 0 and below 1
-         * ({@code idworker.segment.prefetch-threshold}).
+         * ({@code idworker.segment.prefetch-threshold}); rounded down to the generator's checkpoint, a multiple
+         * of 1024 numbers or of a smaller power of two in small segments.
          */
         public Builder prefetchThreshold(double prefetchThreshold) {
             this.prefetchThreshold = prefetchThreshold;

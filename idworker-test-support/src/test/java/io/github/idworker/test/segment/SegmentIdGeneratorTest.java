@@ -189,6 +189,33 @@ class SegmentIdGeneratorTest {
     }
 
     @Test
+    void theNextRangeIsLoadedAtTheCheckpointAtOrJustBelowThePrefetchThreshold() {
+        // 20 % of 1 000 000 is 200 000; the hot path tests one mask, so the load starts at 199 680 = 195 × 1024
+        assertPrefetchIndex(1_000_000, 0.2, 199_680);
+        // 50 % of 200 is 100; small ranges are checked every 64 numbers (the largest power of two up to 100)
+        assertPrefetchIndex(200, 0.5, 64);
+        // a threshold at the very start of a range: the first number taken loads the next range
+        assertPrefetchIndex(1_000, 0.0005, 0);
+    }
+
+    private void assertPrefetchIndex(int step, double threshold, int expectedIndex) {
+        String tag = newTag();
+        store.newAllocator(false).register(tag, 0, step);
+        SegmentIdGenerator g = generator(tag, SegmentGeneratorOptions.builder().minStep(step).maxStep(step)
+                .initialStep(step).prefetchThreshold(threshold).executor(Runnable::run).build()).preload();
+        if (expectedIndex > 0) {
+            g.nextIds(expectedIndex);
+        }
+        assertThat(g.loadedSegments()).as("ranges loaded after %d numbers of a range of %d", expectedIndex, step)
+                .isEqualTo(1);
+        g.nextId();
+        assertThat(g.loadedSegments()).as("ranges loaded after %d numbers of a range of %d", expectedIndex + 1, step)
+                .isEqualTo(2);
+        // the second range is only prefetched: numbers go on from the first
+        assertThat(g.nextId()).isEqualTo(expectedIndex + 2L);
+    }
+
+    @Test
     void theStepGrowsToDemandAtOnceAndShrinksByAtMostHalfPerRange() {
         String tag = newTag();
         store.newAllocator(false).register(tag, 0, 100);

@@ -348,7 +348,8 @@ public class IdWorkerProperties {
 
         /**
          * Share of a range an in-process generator hands out before it loads the next one in the background;
-         * above 0 and below 1.
+         * above 0 and below 1. The load starts at the checkpoint at or just below it (a multiple of 1024 numbers,
+         * or of a smaller power of two in small ranges).
          */
         private double prefetchThreshold = 0.2;
 
