@@ -73,6 +73,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     private final AtomicBoolean renewalQueued = new AtomicBoolean();
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong fenceTrips = new AtomicLong();
+    /** The last heartbeat failure since the last good renewal; for {@link #status()}. */
+    private volatile String lastRenewalFailure;
     private ScheduledExecutorService heartbeat;
     private Thread shutdownHook;
 
@@ -250,6 +252,13 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         return fenceTrips.get();
     }
 
+    /** A snapshot of the lease, the distance to its high-water and the last renewal failure, for health checks. */
+    public WorkerStatus status() {
+        Fence f = fence;
+        return new WorkerStatus(options.namespace(), f == null ? null : f.lease(), clock.millis(), closed,
+                switches.get(), fenceTrips.get(), lastRenewalFailure);
+    }
+
     /**
      * Renews the lease now: stores {@code max(high-water, now + ttl)} first, then lets identifiers use it. A
      * renewal that finds another owner moves to a new worker id.
@@ -290,6 +299,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         try {
             renew();
         } catch (RuntimeException e) {
+            lastRenewalFailure = Instant.ofEpochMilli(clock.millis()) + " " + e;
             Fence f = fence;
             log.warn("idworker namespace '{}' could not renew its lease; identifiers continue up to the high-water {}: {}",
                     options.namespace(), f == null ? "-" : Instant.ofEpochMilli(f.lease().highWaterMillis()), e.toString());
@@ -483,6 +493,9 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     private void publish(WorkerLease lease) {
         fence = lease == null ? null : new Fence(lease, (long) lease.workerId() << sequenceBits,
                 Math.min(lease.highWaterMillis() - epochMillis, layout.maxTimestampOffset()));
+        if (lease != null) {
+            lastRenewalFailure = null;
+        }
         synchronized (fenceSignal) {
             fenceSignal.notifyAll();
         }

@@ -44,6 +44,21 @@ abstract class AbstractIdEndpointsTest {
     }
 
     @Test
+    void healthShowsTheWorkersLeaseAsComponentIdWorker() throws Exception {
+        Response response = get("/actuator/health");
+        assertThat(response.status()).as("%s", response.body()).isEqualTo(200);
+        assertThat(response.body().path("status").asString()).isEqualTo("UP");
+        JsonNode idWorker = response.body().path("components").path("idWorker");
+        assertThat(idWorker.path("status").asString()).isEqualTo("UP");
+        assertThat(idWorker.path("details").size()).as("%s", idWorker).isEqualTo(1);
+        JsonNode lease = idWorker.path("details").properties().iterator().next().getValue();
+        assertThat(lease.path("namespace").asString()).isEqualTo(worker.namespace());
+        assertThat(lease.path("state").asString()).isEqualTo("issuing");
+        assertThat(lease.path("workerId").asInt()).isEqualTo(worker.currentLease().workerId());
+        assertThat(lease.path("millisToHighWater").asLong()).isPositive();
+    }
+
+    @Test
     void nextWithoutCountReturnsOneId() throws Exception {
         Response response = get("/ids/next");
         assertThat(response.status()).isEqualTo(200);

@@ -8,8 +8,9 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.ClassUtils;
 
 /**
- * Picks the configuration for {@link EnableIdWorker#mode()}. It names the configuration classes as strings, so
- * an absent optional jar (spring-jdbc, spring-data-redis) never breaks class loading for the other mode. It is
+ * Picks the configuration for {@link EnableIdWorker#mode()}, plus the worker health indicator's. It names the
+ * configuration classes as strings, so an absent optional jar (spring-jdbc, spring-data-redis,
+ * spring-boot-health) never breaks class loading. It is
  * deferred so that the application's own bean definitions are registered before the
  * {@code @ConditionalOnMissingBean} checks of the imported configuration run.
  */
@@ -17,6 +18,8 @@ public class IdWorkerConfigurationSelector implements DeferredImportSelector, Be
 
     static final String DB_CONFIG = "io.github.idworker.spring.boot.autoconfigure.DBIdWorkerConfig";
     static final String REDIS_CONFIG = "io.github.idworker.spring.boot.autoconfigure.RedisIdWorkerConfig";
+    /** Imported with either mode; it skips itself unless spring-boot-health is present and the indicator enabled. */
+    static final String HEALTH_CONFIG = "io.github.idworker.spring.boot.autoconfigure.IdWorkerHealthConfig";
     static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
 
     private ClassLoader beanClassLoader = ClassUtils.getDefaultClassLoader();
@@ -36,11 +39,11 @@ public class IdWorkerConfigurationSelector implements DeferredImportSelector, Be
         }
         CenterMode mode = attributes.getEnum("mode");
         return switch (mode) {
-            case DB -> new String[] {DB_CONFIG};
+            case DB -> new String[] {DB_CONFIG, HEALTH_CONFIG};
             case REDIS -> {
                 requireClass(REDIS_CONNECTION_FACTORY, "CenterMode.REDIS", "spring-data-redis",
                         "spring-boot-starter-data-redis");
-                yield new String[] {REDIS_CONFIG};
+                yield new String[] {REDIS_CONFIG, HEALTH_CONFIG};
             }
         };
     }
