@@ -3,93 +3,136 @@ package io.github.idworker.jdbc;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
- * Leases worker ids from one table of a relational database (H2, MySQL, MariaDB, PostgreSQL) over a plain
- * {@link DataSource}, keeping every rule of {@link ISequenceManager}. Every statement runs in its own
- * committed transaction, apart from any transaction of the caller, and judges expiry by the database's clock.
+ * Leases worker ids from two tables of a relational database (H2, MySQL, MariaDB, PostgreSQL) over a plain
+ * {@link DataSource}, keeping every rule of {@link ISequenceManager}: one row per slot ({@code <table>}) and one
+ * namespace record per namespace ({@code <table>_ns}) holding the pinned layout, the largest loss guard
+ * ({@code ttl + max-skew}) any borrower asked for, and {@code slots_created}: slot ids below it have had a row,
+ * so a missing one was lost. Every unit of work runs through {@link JdbcRunner}: apart from any transaction of
+ * the caller, at READ COMMITTED, bounded by the statement and network timeouts, and expiry is judged by the
+ * database's clock.
  *
- * <p>Borrow:
+ * <p>Borrow, in rounds until a claim succeeds:
  * <ol>
- *   <li>Read the namespace's rows: slot, stored high-water, and whether the database clock finds it claimable
- *       (no owner, or {@code expires_at} passed).</li>
- *   <li>Order candidates: claimable rows whose high-water is before the borrower's clock, then slot ids that
- *       have no row yet, then the other claimable rows by ascending high-water.</li>
- *   <li>Claim a row with one conditional {@code UPDATE … WHERE ns = ? AND slot_id = ? AND high_water = ? AND
- *       (owner_token IS NULL OR expires_at < now)}; one row updated means it is ours, and the high-water it
- *       matched is the floor. Claim an unused slot id with an {@code INSERT}; a primary-key violation means
- *       another borrower was first. The claim stores the first high-water in the same statement.</li>
- *   <li>A lost race moves on to the next candidate; a round without candidates and without unused ids throws
+ *   <li>Read the namespace record, then the namespace's slot rows (slot, stored high-water, and whether the
+ *       database clock finds the row claimable: no owner, or {@code expires_at} passed). Reading the record first
+ *       matters: a slot id counted in it has its row committed with it, so the later read sees the row unless it
+ *       was really lost.</li>
+ *   <li>No record: insert it with the request's layout and guard, {@code slots_created = 0} when the namespace
+ *       has no slot rows, else the slot count (a deleted record, or a namespace of an idworker without
+ *       namespace records: every slot id without a row counts as lost). A duplicate key means a concurrent
+ *       creator won. Read again.</li>
+ *   <li>A layout other than the pinned one: {@link LayoutMismatchException}; nothing is claimed. A guard larger
+ *       than the stored one: {@code UPDATE … SET guard_ms = GREATEST(guard_ms, ?)}. The effective guard is the
+ *       larger of both.</li>
+ *   <li>Repair lost rows: every slot id below {@code slots_created} without a row is inserted free
+ *       ({@code owner NULL, expires_at 0}) with {@code high_water = centre now + guard}, above anything its last
+ *       holder may have issued; a duplicate key means another borrower repaired it. Logged as a warning naming
+ *       the namespace, the slots and the floor. Read again.</li>
+ *   <li>Claim, in this order: claimable rows whose high-water is below the borrower's clock (lowest slot first);
+ *       then a fresh slot id; then the other claimable rows by ascending high-water. Only slot ids below the
+ *       slot count. A row is claimed with one conditional {@code UPDATE … WHERE ns = ? AND slot_id = ? AND
+ *       high_water = ? AND (owner_token IS NULL OR expires_at < now)}; one row updated means it is ours and the
+ *       high-water it matched is the floor. A fresh id is claimed in one transaction: {@code UPDATE <table>_ns
+ *       SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < slotCount} (the row lock queues
+ *       concurrent claimers), read back {@code slots_created}, and insert the row of id {@code slots_created − 1}
+ *       with floor 0. Counter and row commit together, so no reader ever sees the count without the row. A
+ *       duplicate key there means a row already exists at that id (written by an older idworker during a rolling
+ *       upgrade, or by hand): roll back, count the id as created, and read again. Each claim stores the first
+ *       high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
+ *   <li>A lost race moves on to the next candidate; no claimable row and no fresh id left:
  *       {@link WorkerIdExhaustedException}.</li>
  * </ol>
  * Renew: {@code UPDATE … SET expires_at = now + ttl, high_water = GREATEST(high_water, ?) WHERE … AND
- * owner_token = ?}; no row means the lease is lost. Return: {@code UPDATE … SET owner_token = NULL, expires_at
- * = 0, high_water = ? WHERE … AND owner_token = ?}.
+ * owner_token = ?}; no row (taken by another owner, or deleted) means the lease is lost. Return: {@code UPDATE …
+ * SET owner_token = NULL, expires_at = 0, high_water = ? WHERE … AND owner_token = ?}.
  */
 public class JdbcSequenceManager implements ISequenceManager {
 
-    /** Default table name. */
+    /** Default slot table name. */
     public static final String DEFAULT_TABLE = "idworker_worker_slot";
-    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+    /** What the namespace table's name adds to the slot table's name. */
+    public static final String NAMESPACE_TABLE_SUFFIX = "_ns";
+    /** The property naming the table, quoted in configuration errors. */
+    public static final String TABLE_PROPERTY = "idworker.jdbc.table";
+    /** The property that lets the application create the tables, quoted when they are missing. */
+    public static final String INITIALIZE_SCHEMA_PROPERTY = "idworker.jdbc.initialize-schema";
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcSequenceManager.class);
     private static final int MAX_ROUNDS = 64;
 
     private final JdbcRunner jdbc;
+    private final JdbcSchema schema;
     private final String table;
-    private volatile JdbcDialect dialect;
+    private final String nsTable;
 
     public JdbcSequenceManager(DataSource dataSource) {
         this(dataSource, DEFAULT_TABLE);
     }
 
+    /** A centre over {@code tableName} with the default timeouts ({@link JdbcTimeouts#defaults()}). */
+    public JdbcSequenceManager(DataSource dataSource, String tableName) {
+        this(dataSource, tableName, JdbcTimeouts.defaults());
+    }
+
     /**
      * @param dataSource the application's data source; idworker opens no pool of its own
-     * @param tableName the lease table, optionally schema-qualified
+     * @param tableName the slot table, optionally schema-qualified; the namespace table is named after it with
+     *        {@value #NAMESPACE_TABLE_SUFFIX} appended
+     * @param timeouts how long any statement and any network read may take
      * @throws IdWorkerConfigurationException when the table name is not a plain SQL identifier
      */
-    public JdbcSequenceManager(DataSource dataSource, String tableName) {
+    public JdbcSequenceManager(DataSource dataSource, String tableName, JdbcTimeouts timeouts) {
         if (dataSource == null) {
             throw new IllegalArgumentException("dataSource must not be null");
         }
-        if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
-            throw new IdWorkerConfigurationException("idworker.jdbc.table",
-                    "must be an SQL identifier of letters, digits and '_', optionally schema-qualified, was '" + tableName + "'");
-        }
-        this.jdbc = new JdbcRunner(dataSource, tableName);
-        this.table = tableName;
+        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, NAMESPACE_TABLE_SUFFIX);
+        this.nsTable = tableName + NAMESPACE_TABLE_SUFFIX;
+        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
+        Map<String, String> columns = new LinkedHashMap<>();
+        columns.put(table, "ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at");
+        columns.put(nsTable, "ns, layout, guard_ms, slots_created, created_at");
+        this.schema = new JdbcSchema("jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, columns);
     }
 
+    /** The slot table. */
     public String tableName() {
         return table;
     }
 
+    /** The namespace table: the slot table's name with {@value #NAMESPACE_TABLE_SUFFIX} appended. */
+    public String namespaceTableName() {
+        return nsTable;
+    }
+
+    /** The timeouts every statement runs with. */
+    public JdbcTimeouts timeouts() {
+        return jdbc.timeouts();
+    }
+
     /** The dialect of the database behind the data source (connects once to find out). */
     public JdbcDialect dialect() {
-        JdbcDialect d = dialect;
-        if (d == null) {
-            d = jdbc.run("detect the database", c -> JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName()));
-            dialect = d;
-        }
-        return d;
+        return jdbc.dialect();
     }
 
     /** Whether the database is an embedded one (H2), where creating the schema at startup is the default. */
@@ -97,120 +140,205 @@ public class JdbcSequenceManager implements ISequenceManager {
         return dialect() == JdbcDialect.H2;
     }
 
-    /** The DDL of the lease table for this database. */
+    /** The DDL of both lease tables for this database, statements ended by {@code ;}. */
     public String schemaSql() {
-        String resource = dialect().schemaResource();
-        try (InputStream in = JdbcSequenceManager.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException(resource + " is missing from the class path");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table);
-            StringBuilder sql = new StringBuilder();
-            for (String line : text.split("\n")) {
-                if (!line.startsWith("--")) {
-                    sql.append(line).append('\n');
-                }
-            }
-            return sql.toString().trim();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + resource, e);
-        }
+        return String.join(";\n\n", schema.statements(dialect())) + ";";
     }
 
-    /** Creates the lease table unless it exists. */
+    /** Creates the lease tables that are missing. */
     public void createSchemaIfMissing() {
-        String ddl = schemaSql();
-        jdbc.run("create table " + table, c -> {
-            try (Statement st = c.createStatement()) {
-                st.execute(ddl);
-            }
-            return null;
-        });
+        schema.create(jdbc);
     }
 
     /**
-     * Checks that the lease table exists and has the expected columns.
+     * Checks that both lease tables exist and have the expected columns.
      *
-     * @throws IdWorkerConfigurationException naming {@code idworker.jdbc.initialize-schema} when it does not
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when one does not
      * @throws CenterUnavailableException when the database cannot be reached
      */
     public void verifySchema() {
-        Connection c = jdbc.connect("check table " + table);
-        try (c; Statement st = c.createStatement()) {
-            st.executeQuery("SELECT ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at FROM "
-                    + table + " WHERE 1 = 0").close();
-        } catch (SQLException e) {
-            throw new IdWorkerConfigurationException("idworker.jdbc.initialize-schema", "table '" + table
-                    + "' is missing or lacks idworker's columns in " + jdbc.location() + " (" + e.getMessage().trim()
-                    + "). Create it with the DDL in " + dialect().schemaResource()
-                    + " (see the README) or set idworker.jdbc.initialize-schema=always", e);
-        }
+        schema.verify(jdbc);
     }
 
     @Override
     public WorkerLease borrow(LeaseRequest request) {
         String ns = request.namespace();
         for (int round = 0; round < MAX_ROUNDS; round++) {
-            List<Candidate> candidates = candidates(request);
-            if (candidates.isEmpty()) {
+            Snapshot s = read(request);
+            if (s.record() == null) {
+                createRecord(request, !s.rows().isEmpty());
+                continue;
+            }
+            Record record = s.record();
+            if (!record.layout().equals(request.layout())) {
+                throw new LayoutMismatchException(ns, record.layout(), request.layout());
+            }
+            if (request.lossGuardMillis() > record.guardMillis()) {
+                raiseGuard(request);
+            }
+            BitSet lost = lost(s, request.slotCount());
+            if (!lost.isEmpty()) {
+                repair(ns, lost, Math.max(record.guardMillis(), request.lossGuardMillis()));
+                continue;
+            }
+            List<Row> past = new ArrayList<>();
+            List<Row> future = new ArrayList<>();
+            for (Row row : s.rows()) {
+                if (row.claimable()) {
+                    (row.highWater() < request.workerNowMillis() ? past : future).add(row);
+                }
+            }
+            boolean freshLeft = record.slotsCreated() < request.slotCount();
+            if (past.isEmpty() && future.isEmpty() && !freshLeft) {
                 throw new WorkerIdExhaustedException(ns, request.slotCount());
             }
-            for (Candidate c : candidates) {
-                WorkerLease lease = c.existing() ? claimRow(request, c) : claimNewSlot(request, c.slot());
-                if (lease != null) {
-                    return lease;
-                }
+            past.sort(Comparator.comparingInt(Row::slot));
+            future.sort(Comparator.comparingLong(Row::highWater).thenComparingInt(Row::slot));
+            WorkerLease lease = claimFirst(request, past);
+            if (lease == null && freshLeft) {
+                lease = claimFresh(request);
+            }
+            if (lease == null) {
+                lease = claimFirst(request, future);
+            }
+            if (lease != null) {
+                return lease;
             }
         }
         throw new IdWorkerException("Could not claim a worker id of namespace '" + ns + "' after " + MAX_ROUNDS
                 + " rounds: every claim lost a race against another borrower");
     }
 
-    private record Candidate(int slot, long highWater, boolean existing) {
+    /** The namespace record as read. */
+    private record Record(String layout, long guardMillis, int slotsCreated) {
     }
 
-    private List<Candidate> candidates(LeaseRequest request) {
-        String sql = "SELECT slot_id, high_water, CASE WHEN owner_token IS NULL OR expires_at < "
+    /** A slot row as read; {@code claimable} by the database's clock. */
+    private record Row(int slot, long highWater, boolean claimable) {
+    }
+
+    /** The namespace record ({@code null} when missing) and the slot rows below the slot count. */
+    private record Snapshot(Record record, List<Row> rows) {
+    }
+
+    private Snapshot read(LeaseRequest r) {
+        String recordSql = "SELECT layout, guard_ms, slots_created FROM " + nsTable + " WHERE ns = ?";
+        String rowsSql = "SELECT slot_id, high_water, CASE WHEN owner_token IS NULL OR expires_at < "
                 + dialect().nowMillis() + " THEN 1 ELSE 0 END FROM " + table + " WHERE ns = ?";
-        return jdbc.run("read worker ids", c -> {
-            List<Candidate> past = new ArrayList<>();
-            List<Candidate> future = new ArrayList<>();
-            BitSet present = new BitSet(request.slotCount());
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, request.namespace());
+        return jdbc.run("read worker ids", s -> {
+            Record record = null;
+            try (PreparedStatement ps = s.prepare(recordSql)) {
+                ps.setString(1, r.namespace());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        record = new Record(rs.getString(1), rs.getLong(2), rs.getInt(3));
+                    }
+                }
+            }
+            List<Row> rows = new ArrayList<>();
+            try (PreparedStatement ps = s.prepare(rowsSql)) {
+                ps.setString(1, r.namespace());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         int slot = rs.getInt(1);
-                        if (slot < 0 || slot >= request.slotCount()) {
-                            continue;
-                        }
-                        present.set(slot);
-                        if (rs.getInt(3) == 1) {
-                            Candidate cand = new Candidate(slot, rs.getLong(2), true);
-                            (cand.highWater() < request.workerNowMillis() ? past : future).add(cand);
+                        if (slot >= 0 && slot < r.slotCount()) {
+                            rows.add(new Row(slot, rs.getLong(2), rs.getInt(3) == 1));
                         }
                     }
                 }
             }
-            List<Candidate> all = new ArrayList<>(past);
-            all.sort(Comparator.comparingInt(Candidate::slot));
-            for (int slot = present.nextClearBit(0); slot < request.slotCount(); slot = present.nextClearBit(slot + 1)) {
-                all.add(new Candidate(slot, 0, false));
-            }
-            future.sort(Comparator.comparingLong(Candidate::highWater).thenComparingInt(Candidate::slot));
-            all.addAll(future);
-            return all;
+            return new Snapshot(record, rows);
         });
     }
 
-    private WorkerLease claimRow(LeaseRequest r, Candidate c) {
-        long highWater = r.firstHighWater(c.highWater());
+    private void createRecord(LeaseRequest r, boolean rowsSurvive) {
+        int slotsCreated = rowsSurvive ? r.slotCount() : 0;
+        String sql = "INSERT INTO " + nsTable + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, ?, "
+                + dialect().nowMillis() + ")";
+        boolean created = insert("create the record of namespace '" + r.namespace() + "'", sql, ps -> {
+            ps.setString(1, r.namespace());
+            ps.setString(2, r.layout());
+            ps.setLong(3, r.lossGuardMillis());
+            ps.setInt(4, slotsCreated);
+        });
+        if (created && rowsSurvive) {
+            log.warn("Namespace '{}' had worker-id rows in table {} but no record in {} (deleted, or written by an "
+                    + "idworker without namespace records): pinned layout [{}] and treating every worker id without a "
+                    + "row as lost", r.namespace(), table, nsTable, r.layout());
+        }
+    }
+
+    private void raiseGuard(LeaseRequest r) {
+        String sql = "UPDATE " + nsTable + " SET guard_ms = GREATEST(guard_ms, ?) WHERE ns = ?";
+        jdbc.run("raise the loss guard of namespace '" + r.namespace() + "'", s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setLong(1, r.lossGuardMillis());
+                ps.setString(2, r.namespace());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private static BitSet lost(Snapshot s, int slotCount) {
+        BitSet lost = new BitSet();
+        lost.set(0, Math.min(s.record().slotsCreated(), slotCount));
+        for (Row row : s.rows()) {
+            lost.clear(row.slot());
+        }
+        return lost;
+    }
+
+    /** Recreates lost rows free, with a floor above anything their last holders can have issued. */
+    private void repair(String ns, BitSet lost, long guardMillis) {
+        long floor = centreNowMillis() + guardMillis;
+        String sql = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water) VALUES (?, ?, NULL, 0, ?)";
+        BitSet repaired = new BitSet();
+        for (int slot = lost.nextSetBit(0); slot >= 0; slot = lost.nextSetBit(slot + 1)) {
+            int id = slot;
+            if (insert("recreate lost worker id " + id + " of namespace '" + ns + "'", sql, ps -> {
+                ps.setString(1, ns);
+                ps.setInt(2, id);
+                ps.setLong(3, floor);
+            })) {
+                repaired.set(id);
+            }
+        }
+        if (!repaired.isEmpty()) {
+            log.warn("Worker ids {} of namespace '{}' had no row in table {} though they were used before (deleted, or "
+                    + "lost with the database): recreated them free with high-water {} (centre clock + {} ms of ttl "
+                    + "and max-skew), above anything their last holders can have issued", repaired, ns, table, floor,
+                    guardMillis);
+        }
+    }
+
+    private long centreNowMillis() {
+        String sql = "SELECT " + dialect().nowMillis();
+        return jdbc.run("read the database clock", s -> {
+            try (PreparedStatement ps = s.prepare(sql); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    private WorkerLease claimFirst(LeaseRequest r, List<Row> rows) {
+        for (Row row : rows) {
+            WorkerLease lease = claimRow(r, row);
+            if (lease != null) {
+                return lease;
+            }
+        }
+        return null;
+    }
+
+    private WorkerLease claimRow(LeaseRequest r, Row row) {
+        long highWater = r.firstHighWater(row.highWater());
         String now = dialect().nowMillis();
         String sql = "UPDATE " + table + " SET owner_token = ?, expires_at = " + now + " + ?, high_water = ?,"
                 + " host_name = ?, pid = ?, started_at = ? WHERE ns = ? AND slot_id = ? AND high_water = ?"
                 + " AND (owner_token IS NULL OR expires_at < " + now + ")";
-        int updated = jdbc.run("claim a worker id", conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(sql)) {
+        int updated = jdbc.run("claim worker id " + row.slot(), s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, r.owner());
                 ps.setLong(2, r.ttl().toMillis());
                 ps.setLong(3, highWater);
@@ -218,21 +346,42 @@ public class JdbcSequenceManager implements ISequenceManager {
                 ps.setLong(5, r.pid());
                 ps.setLong(6, r.workerNowMillis());
                 ps.setString(7, r.namespace());
-                ps.setInt(8, c.slot());
-                ps.setLong(9, c.highWater());
+                ps.setInt(8, row.slot());
+                ps.setLong(9, row.highWater());
                 return ps.executeUpdate();
             }
         });
-        return updated == 1 ? WorkerLease.of(r, c.slot(), c.highWater(), highWater, "") : null;
+        return updated == 1 ? WorkerLease.of(r, row.slot(), row.highWater(), highWater, "") : null;
     }
 
-    private WorkerLease claimNewSlot(LeaseRequest r, int slot) {
-        long floor = 0;
-        long highWater = r.firstHighWater(floor);
-        String sql = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at)"
-                + " VALUES (?, ?, ?, " + dialect().nowMillis() + " + ?, ?, ?, ?, ?)";
-        Boolean inserted = jdbc.run("claim a new worker id", conn -> {
-            try (PreparedStatement ps = conn.prepareStatement(sql)) {
+    /** What the transaction claiming a fresh slot id found. */
+    private record Fresh(int slot, boolean claimed) {
+        static final Fresh NONE_LEFT = new Fresh(-1, false);
+    }
+
+    private WorkerLease claimFresh(LeaseRequest r) {
+        long highWater = r.firstHighWater(0);
+        String count = "UPDATE " + nsTable + " SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < ?";
+        String readCount = "SELECT slots_created FROM " + nsTable + " WHERE ns = ?";
+        String insert = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid,"
+                + " started_at) VALUES (?, ?, ?, " + dialect().nowMillis() + " + ?, ?, ?, ?, ?)";
+        Fresh fresh = jdbc.inTransaction("claim a new worker id", s -> {
+            try (PreparedStatement ps = s.prepare(count)) {
+                ps.setString(1, r.namespace());
+                ps.setInt(2, r.slotCount());
+                if (ps.executeUpdate() != 1) {
+                    return Fresh.NONE_LEFT;
+                }
+            }
+            int slot;
+            try (PreparedStatement ps = s.prepare(readCount)) {
+                ps.setString(1, r.namespace());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    slot = rs.getInt(1) - 1;
+                }
+            }
+            try (PreparedStatement ps = s.prepare(insert)) {
                 ps.setString(1, r.namespace());
                 ps.setInt(2, slot);
                 ps.setString(3, r.owner());
@@ -242,23 +391,43 @@ public class JdbcSequenceManager implements ISequenceManager {
                 ps.setLong(7, r.pid());
                 ps.setLong(8, r.workerNowMillis());
                 ps.executeUpdate();
-                return Boolean.TRUE;
+                return new Fresh(slot, true);
             } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    return Boolean.FALSE;
+                if (!JdbcRunner.isDuplicateKey(e)) {
+                    throw e;
                 }
-                throw e;
+                s.rollback();
+                return new Fresh(slot, false);
             }
         });
-        return inserted ? WorkerLease.of(r, slot, floor, highWater, "") : null;
+        if (fresh.claimed()) {
+            return WorkerLease.of(r, fresh.slot(), 0, highWater, "");
+        }
+        if (fresh.slot() >= 0) {
+            countExistingRow(r.namespace(), fresh.slot());
+        }
+        return null;
+    }
+
+    /** Counts slot id {@code slot}, whose row exists already, as created, so fresh claims move past it. */
+    private void countExistingRow(String ns, int slot) {
+        String sql = "UPDATE " + nsTable + " SET slots_created = ? WHERE ns = ? AND slots_created = ?";
+        jdbc.run("count worker id " + slot + " of namespace '" + ns + "'", s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setInt(1, slot + 1);
+                ps.setString(2, ns);
+                ps.setInt(3, slot);
+                return ps.executeUpdate();
+            }
+        });
     }
 
     @Override
     public WorkerLease renew(WorkerLease lease, long highWaterMillis) {
         String sql = "UPDATE " + table + " SET expires_at = " + dialect().nowMillis() + " + ?,"
                 + " high_water = GREATEST(high_water, ?) WHERE ns = ? AND slot_id = ? AND owner_token = ?";
-        int updated = jdbc.run("renew worker id " + lease.workerId(), c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+        int updated = jdbc.run("renew worker id " + lease.workerId(), s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setLong(1, lease.ttl().toMillis());
                 ps.setLong(2, highWaterMillis);
                 ps.setString(3, lease.namespace());
@@ -278,8 +447,8 @@ public class JdbcSequenceManager implements ISequenceManager {
     public void giveBack(WorkerLease lease, long lastIssuedMillis) {
         String sql = "UPDATE " + table + " SET owner_token = NULL, expires_at = 0, high_water = ?"
                 + " WHERE ns = ? AND slot_id = ? AND owner_token = ?";
-        jdbc.run("return worker id " + lease.workerId(), c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+        jdbc.run("return worker id " + lease.workerId(), s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setLong(1, lastIssuedMillis);
                 ps.setString(2, lease.namespace());
                 ps.setInt(3, lease.workerId());
@@ -289,7 +458,34 @@ public class JdbcSequenceManager implements ISequenceManager {
         });
     }
 
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    /** Runs one {@code INSERT} on its own; {@code false} when a row with its key exists already. */
+    private boolean insert(String what, String sql, Binder binder) {
+        return jdbc.run(what, s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                binder.bind(ps);
+                ps.executeUpdate();
+                return Boolean.TRUE;
+            } catch (SQLException e) {
+                if (!JdbcRunner.isDuplicateKey(e)) {
+                    throw e;
+                }
+                s.rollback();
+                return Boolean.FALSE;
+            }
+        });
+    }
+
     private static String truncate(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcSequenceManager[table=" + table + ", " + nsTable + "]";
     }
 }

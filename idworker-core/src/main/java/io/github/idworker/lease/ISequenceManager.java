@@ -22,6 +22,15 @@ import io.github.idworker.WorkerIdExhaustedException;
  *       timestamp as its high-water, only while the holder still owns it.</li>
  *   <li><b>No wait when avoidable.</b> Among claimable slots, prefer those whose high-water is already in the
  *       past.</li>
+ *   <li><b>Pinned layout.</b> The first borrow of a namespace stores {@link LeaseRequest#layout()} with it; a
+ *       later borrow with another layout throws {@link io.github.idworker.LayoutMismatchException} and claims
+ *       nothing.</li>
+ *   <li><b>Loss detected per record.</b> A slot whose record is missing although the namespace existed before
+ *       (an evicted key, a deleted row) is treated as lost data: its floor is at least the centre's clock +
+ *       {@link LeaseRequest#lossGuardMillis()}. A generation marker lives in the same key or row as the data it
+ *       protects.</li>
+ *   <li><b>Bounded calls, any isolation.</b> Every call returns or fails within the centre's configured
+ *       timeouts, and behaves the same whatever isolation level the connection pool uses.</li>
  * </ol>
  *
  * Together these give the timestamp fence: a holder issues timestamps only up to a high-water it stored
@@ -36,6 +45,7 @@ public interface ISequenceManager {
      * Claims one free or expired slot.
      *
      * @throws WorkerIdExhaustedException when every slot is held by a live lease
+     * @throws io.github.idworker.LayoutMismatchException when the namespace is pinned to another layout
      * @throws CenterUnavailableException when the centre cannot be reached; nothing was claimed that the
      *         caller will be told about, and an unconfirmed claim expires with its ttl
      */

@@ -14,15 +14,21 @@ import java.util.Objects;
  * @param maxSkew the largest difference tolerated between worker and centre clocks
  * @param host the worker's host name, for humans
  * @param pid the worker's process id, for humans
+ * @param layout the canonical form of the worker's identifier layout ({@code SnowflakeLayout#pinned()}); the
+ *        centre stores it with the namespace at its first borrow and refuses a borrow whose layout differs
  */
 public record LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
-                           Duration maxSkew, String host, long pid) {
+                           Duration maxSkew, String host, long pid, String layout) {
 
     public LeaseRequest {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(ttl, "ttl");
         Objects.requireNonNull(maxSkew, "maxSkew");
+        Objects.requireNonNull(layout, "layout");
+        if (layout.isBlank() || layout.length() > 128) {
+            throw new IllegalArgumentException("layout must be 1 to 128 characters, was '" + layout + "'");
+        }
         if (namespace.isBlank()) {
             throw new IllegalArgumentException("namespace must not be blank");
         }
@@ -33,6 +39,11 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
             throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
         }
         host = host == null ? "" : host;
+    }
+
+    /** The guard a centre adds to its clock for a record it lost: {@code ttl + maxSkew} in milliseconds. */
+    public long lossGuardMillis() {
+        return ttl.toMillis() + maxSkew.toMillis();
     }
 
     /**

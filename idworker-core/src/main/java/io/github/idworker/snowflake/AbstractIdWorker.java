@@ -4,6 +4,7 @@ import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
+import io.github.idworker.TimestampExhaustedException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
@@ -11,14 +12,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
 
 /**
  * A snowflake worker whose worker id is leased from an {@link ISequenceManager}: it never issues the same
@@ -30,27 +39,39 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Steps:
  * <ol>
  *   <li>{@link #start()} borrows a slot, waits (bounded) until its clock is past the slot's floor, and starts a
- *       heartbeat that renews every {@code heartbeatInterval}: each renewal stores {@code now + ttl} as the new
- *       high-water first, and only once that succeeded may identifiers use timestamps up to it.</li>
+ *       single <em>keeper</em> thread. Only the keeper talks to the centre afterwards: the heartbeat renews every
+ *       {@code heartbeatInterval} (storing {@code now + ttl} as the new high-water first; only once that
+ *       succeeded may identifiers use timestamps up to it), moves to another slot and returns the slot on close.
+ *       Callers never hold a lock across a centre call and never wait for the keeper longer than
+ *       {@code fenceWait}, so a hung centre fences the worker instead of freezing callers or shutdown.</li>
  *   <li>{@link #nextId()} is lock-free: the last issued identifier is one {@link AtomicLong}; the next one is the
- *       current millisecond with sequence 0, or the last one plus one within the same millisecond. One compare-
- *       and-set publishes it. Worker id and high-water come from an immutable fence read before the state, and
- *       a candidate whose worker bits or timestamp do not match the fence is never published.</li>
- *   <li>A candidate above the high-water asks for an immediate renewal and waits at most {@code fenceWait};
- *       then it throws {@link LeaseLostException}: the worker fences itself.</li>
+ *       current millisecond with sequence 0, or the last one plus one within the same millisecond. Its worker
+ *       bits are always taken from the state the compare-and-set replaces, never from a fence read earlier, and
+ *       it is published only when those worker bits are the fence's and its timestamp is at most the fence's
+ *       high-water: a candidate built over a state another thread has just switched can never be published.</li>
+ *   <li>A candidate above the high-water asks the keeper for an immediate renewal and waits at most
+ *       {@code fenceWait}; then it throws {@link LeaseLostException}: the worker fences itself. A timestamp past
+ *       the layout's last instant throws {@link TimestampExhaustedException} instead of wrapping.</li>
  *   <li>A renewal that finds another owner borrows a new slot; the old one keeps serving until the switch,
  *       because its high-water is still its own.</li>
  *   <li>The clock stepping back by at most {@code maxBackward} is absorbed by continuing the sequence of the
- *       last millisecond; a larger step moves to another slot (or throws {@link ClockMovedBackwardsException}).</li>
- *   <li>{@link #close()} swaps the state for a sentinel that no compare-and-set can follow, then returns the
- *       slot with the last issued timestamp as its high-water.</li>
+ *       last millisecond; a larger step asks the keeper to move to another slot (or throws
+ *       {@link ClockMovedBackwardsException}) and waits at most {@code fenceWait} for it.</li>
+ *   <li>A switch swaps the state for the new slot's first state with one compare-and-set (the value it replaces
+ *       is the old slot's last identifier), then publishes the new fence and returns the old slot.</li>
+ *   <li>{@link #close()} swaps the state for a sentinel that no compare-and-set can follow, then has the keeper
+ *       return the slot with the last issued timestamp as its high-water, waiting at most {@code fenceWait}; a
+ *       slot it could not return expires with its lease.</li>
  * </ol>
  */
 public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(AbstractIdWorker.class);
-    /** State of a worker that is not running: its timestamp field is far beyond any clock, so every path checks. */
-    private static final long STOPPED = Long.MAX_VALUE;
+    /**
+     * State of a worker that is not running. Every real state is non-negative; this one reads as a timestamp far
+     * beyond any clock and as a used-up sequence, so every path ends in the check for it.
+     */
+    private static final long STOPPED = -1L;
     private static final String HOST = hostName();
 
     private final ISequenceManager manager;
@@ -62,20 +83,24 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     private final int timestampShift;
     private final long sequenceMask;
     private final long workerField;
+    private final long maxTimestampOffset;
     private final long maxBackwardMillis;
     private final long fenceWaitNanos;
 
     private final AtomicLong state = new AtomicLong(STOPPED);
     private volatile Fence fence;
     private volatile boolean closed;
-    private final ReentrantLock leaseLock = new ReentrantLock();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final Object startLock = new Object();
     private final Object fenceSignal = new Object();
     private final AtomicBoolean renewalQueued = new AtomicBoolean();
+    private final AtomicBoolean switchQueued = new AtomicBoolean();
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong fenceTrips = new AtomicLong();
-    /** The last heartbeat failure since the last good renewal; for {@link #status()}. */
+    /** The last centre failure since the last good renewal; for {@link #status()}. */
     private volatile String lastRenewalFailure;
-    private ScheduledExecutorService heartbeat;
+    private volatile ScheduledExecutorService keeper;
+    private volatile Thread keeperThread;
     private Thread shutdownHook;
 
     /** The worker id and the range of timestamps it may issue, replaced as a whole. */
@@ -98,6 +123,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         this.timestampShift = layout.sequenceBits() + layout.workerBits();
         this.sequenceMask = layout.maxSequence();
         this.workerField = (layout.workerCapacity() - 1L) << sequenceBits;
+        this.maxTimestampOffset = layout.maxTimestampOffset();
         this.maxBackwardMillis = options.maxBackward().toMillis();
         this.fenceWaitNanos = options.fenceWait().toNanos();
     }
@@ -107,11 +133,11 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
      *
      * @return this worker
      * @throws io.github.idworker.WorkerIdExhaustedException when the namespace has no free worker id
+     * @throws io.github.idworker.LayoutMismatchException when the namespace is pinned to another layout
      * @throws io.github.idworker.CenterUnavailableException when the centre cannot be reached
      */
     public AbstractIdWorker start() {
-        leaseLock.lock();
-        try {
+        synchronized (startLock) {
             if (closed) {
                 throw new IllegalStateException("worker of namespace '" + options.namespace() + "' is closed");
             }
@@ -119,57 +145,68 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 return this;
             }
             WorkerLease lease = borrowAndWait();
-            long now = clock.millis() - epochMillis;
-            long baseTs = Math.max(lease.floorMillis() - epochMillis + 1, now);
+            long baseTs = Math.max(lease.floorMillis() - epochMillis + 1, clock.millis() - epochMillis);
+            if (closed || baseTs < 0 || baseTs > maxTimestampOffset) {
+                giveBackQuietly(lease, lease.floorMillis());
+                throw closed ? new IllegalStateException("worker of namespace '" + options.namespace()
+                        + "' was closed while it started") : unusableClock(baseTs);
+            }
             state.set(baseTs << timestampShift | (long) lease.workerId() << sequenceBits);
             publish(lease);
-        } finally {
-            leaseLock.unlock();
-        }
-        WorkerLease lease = fence.lease();
-        log.info("idworker namespace '{}' leased worker id {} (floor {}, high-water {}); {}; time bits last until {}",
-                options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
-                Instant.ofEpochMilli(lease.highWaterMillis()), layout, layout.endOfLife());
-        if (options.renewAutomatically()) {
-            heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "idworker-heartbeat-" + options.namespace());
+            keeper = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "idworker-keeper-" + options.namespace());
                 t.setDaemon(true);
+                keeperThread = t;
                 return t;
             });
-            long period = options.heartbeatInterval().toMillis();
-            heartbeat.scheduleWithFixedDelay(this::renewQuietly, period, period, TimeUnit.MILLISECONDS);
+            if (options.renewAutomatically()) {
+                long period = options.heartbeatInterval().toMillis();
+                keeper.scheduleWithFixedDelay(this::renewQuietly, period, period, TimeUnit.MILLISECONDS);
+            }
+            if (options.shutdownHook()) {
+                shutdownHook = new Thread(this::close, "idworker-shutdown-" + options.namespace());
+                Runtime.getRuntime().addShutdownHook(shutdownHook);
+            }
+            log.info("idworker namespace '{}' leased worker id {} (floor {}, high-water {}); {}; time bits last until {}",
+                    options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
+                    Instant.ofEpochMilli(lease.highWaterMillis()), layout, layout.endOfLife());
         }
-        if (options.shutdownHook()) {
-            shutdownHook = new Thread(this::close, "idworker-shutdown-" + options.namespace());
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        if (closed) {
+            // close() ran after the check above and before the keeper existed: undo the start here
+            returnOnClose(state.getAndSet(STOPPED));
+            keeper.shutdownNow();
+            removeShutdownHook();
+            throw new IllegalStateException("worker of namespace '" + options.namespace() + "' was closed while it started");
         }
         return this;
     }
 
     @Override
     public long nextId() {
+        // one bound for all waits of this call, however often the fence is replaced meanwhile
+        long deadline = 0;
         for (;;) {
-            Fence f = fence;
             long cur = state.get();
+            Fence f = fence;
             long now = clock.millis() - epochMillis;
             long curTs = cur >>> timestampShift;
             long next;
-            if (f == null) {
-                throw notRunning();
-            }
             if (now > curTs) {
-                next = now << timestampShift | f.workerBits;
-            } else if (curTs - now > maxBackwardMillis) {
-                onLargeBackwardStep(f, curTs, now);
-                continue;
-            } else if ((cur & sequenceMask) == sequenceMask) {
-                awaitNextMillisecond();
-                continue;
-            } else {
+                if (now > maxTimestampOffset) {
+                    throw timestampExhausted(now);
+                }
+                // worker bits of the state being replaced, never of a fence read earlier (rule 12)
+                next = now << timestampShift | (cur & workerField);
+            } else if (curTs - now <= maxBackwardMillis && (cur & sequenceMask) != sequenceMask) {
                 next = cur + 1;
+            } else {
+                deadline = deadline != 0 ? deadline : System.nanoTime() + fenceWaitNanos;
+                awaitClockOrSwitch(f, cur, now, deadline);
+                continue;
             }
-            if ((next >>> timestampShift) > f.highWaterOffset || (next & workerField) != f.workerBits) {
-                awaitFence(f, next);
+            if (f == null || (cur & workerField) != f.workerBits || (next >>> timestampShift) > f.highWaterOffset) {
+                deadline = deadline != 0 ? deadline : System.nanoTime() + fenceWaitNanos;
+                awaitFence(f, cur, next, deadline);
                 continue;
             }
             if (state.compareAndSet(cur, next)) {
@@ -180,7 +217,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
 
     /**
      * Returns {@code count} identifiers, reserving as many as fit in the current millisecond with one
-     * compare-and-set.
+     * compare-and-set; every reservation is checked like {@link #nextId()}.
      */
     @Override
     public long[] nextIds(int count) {
@@ -189,28 +226,28 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         }
         long[] ids = new long[count];
         int filled = 0;
+        long deadline = 0;
         while (filled < count) {
-            Fence f = fence;
             long cur = state.get();
+            Fence f = fence;
             long now = clock.millis() - epochMillis;
             long curTs = cur >>> timestampShift;
             long first;
-            if (f == null) {
-                throw notRunning();
-            }
             if (now > curTs) {
-                first = now << timestampShift | f.workerBits;
-            } else if (curTs - now > maxBackwardMillis) {
-                onLargeBackwardStep(f, curTs, now);
-                continue;
-            } else if ((cur & sequenceMask) == sequenceMask) {
-                awaitNextMillisecond();
-                continue;
-            } else {
+                if (now > maxTimestampOffset) {
+                    throw timestampExhausted(now);
+                }
+                first = now << timestampShift | (cur & workerField);
+            } else if (curTs - now <= maxBackwardMillis && (cur & sequenceMask) != sequenceMask) {
                 first = cur + 1;
+            } else {
+                deadline = deadline != 0 ? deadline : System.nanoTime() + fenceWaitNanos;
+                awaitClockOrSwitch(f, cur, now, deadline);
+                continue;
             }
-            if ((first >>> timestampShift) > f.highWaterOffset || (first & workerField) != f.workerBits) {
-                awaitFence(f, first);
+            if (f == null || (cur & workerField) != f.workerBits || (first >>> timestampShift) > f.highWaterOffset) {
+                deadline = deadline != 0 ? deadline : System.nanoTime() + fenceWaitNanos;
+                awaitFence(f, cur, first, deadline);
                 continue;
             }
             int n = (int) Math.min(sequenceMask - (first & sequenceMask) + 1, count - filled);
@@ -218,6 +255,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     ids[filled++] = first + i;
                 }
+                deadline = 0;
             }
         }
         return ids;
@@ -260,75 +298,95 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     }
 
     /**
-     * Renews the lease now: stores {@code max(high-water, now + ttl)} first, then lets identifiers use it. A
-     * renewal that finds another owner moves to a new worker id.
+     * Renews the lease now, on the keeper thread, and waits for it: stores {@code max(high-water, now + ttl)}
+     * first, then lets identifiers use it. A renewal that finds another owner moves to a new worker id.
      *
      * @throws LeaseLostException when the lease was lost and no new worker id could be borrowed; the worker
      *         keeps issuing up to the old high-water, which is still its own
      * @throws io.github.idworker.CenterUnavailableException when the centre cannot be reached
      */
     public void renew() {
-        leaseLock.lock();
+        onKeeper(this::renewNow);
+    }
+
+    /** Keeper thread only. */
+    private void renewNow() {
+        Fence f = fence;
+        if (f == null || closed) {
+            return;
+        }
+        long proposed = Math.max(f.lease().highWaterMillis(), clock.millis() + options.leaseTtl().toMillis());
+        WorkerLease renewed;
         try {
-            Fence f = fence;
-            if (f == null) {
-                return;
-            }
-            long proposed = Math.max(f.lease().highWaterMillis(), clock.millis() + options.leaseTtl().toMillis());
-            WorkerLease renewed;
-            try {
-                renewed = manager.renew(f.lease(), proposed);
-            } catch (LeaseLostException lost) {
-                log.warn("idworker namespace '{}' lost worker id {}: {}; borrowing another",
-                        options.namespace(), f.lease().workerId(), lost.getMessage());
-                switchWorker(false);
-                return;
-            }
-            if (renewed.workerId() != f.lease().workerId() || renewed.highWaterMillis() < f.lease().highWaterMillis()) {
-                throw new IdWorkerException("centre " + manager.getClass().getName()
-                        + " broke the ISequenceManager contract: renewal returned " + renewed + " for " + f.lease());
-            }
+            renewed = manager.renew(f.lease(), proposed);
+        } catch (LeaseLostException lost) {
+            log.warn("idworker namespace '{}' lost worker id {}: {}; borrowing another",
+                    options.namespace(), f.lease().workerId(), lost.getMessage());
+            switchWorker(false);
+            return;
+        }
+        if (renewed.workerId() != f.lease().workerId() || renewed.highWaterMillis() < f.lease().highWaterMillis()) {
+            throw new IdWorkerException("centre " + manager.getClass().getName()
+                    + " broke the ISequenceManager contract: renewal returned " + renewed + " for " + f.lease());
+        }
+        if (fence == f && !closed) {
             publish(renewed);
-        } finally {
-            leaseLock.unlock();
         }
     }
 
     private void renewQuietly() {
         renewalQueued.set(false);
         try {
-            renew();
-        } catch (RuntimeException e) {
-            lastRenewalFailure = Instant.ofEpochMilli(clock.millis()) + " " + e;
-            Fence f = fence;
-            log.warn("idworker namespace '{}' could not renew its lease; identifiers continue up to the high-water {}: {}",
-                    options.namespace(), f == null ? "-" : Instant.ofEpochMilli(f.lease().highWaterMillis()), e.toString());
+            renewNow();
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable e) {
+            // anything else must not end the periodic heartbeat
+            noteFailure("could not renew its lease", e);
         }
     }
 
     /**
-     * Stops issuing and returns the worker id with the last issued timestamp as its high-water. Idempotent.
+     * Stops issuing at once and returns the worker id with the last issued timestamp as its high-water, waiting
+     * at most {@code fenceWait} for the centre; a worker id it could not return expires with its lease.
+     * Idempotent.
      */
     @Override
     public void close() {
-        leaseLock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            Fence f = fence;
-            long last = state.getAndSet(STOPPED);
-            publish(null);
-            if (f != null && last != STOPPED) {
-                giveBackQuietly(f.lease(), (last >>> timestampShift) + epochMillis);
-            }
-        } finally {
-            leaseLock.unlock();
+        if (!closing.compareAndSet(false, true)) {
+            return;
         }
-        if (heartbeat != null) {
-            heartbeat.shutdownNow();
+        closed = true;
+        long last = state.getAndSet(STOPPED);
+        signalWaiters();
+        ScheduledExecutorService k = keeper;
+        if (k != null) {
+            try {
+                Future<?> returned = k.submit(() -> returnOnClose(last));
+                returned.get(fenceWaitNanos, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                Fence f = fence;
+                log.warn("idworker namespace '{}' could not return worker id {} within {} (idworker.lease.fence-wait); "
+                        + "it expires with its lease", options.namespace(), f == null ? "-" : f.lease().workerId(),
+                        options.fenceWait());
+            } catch (ExecutionException | RejectedExecutionException e) {
+                log.warn("idworker namespace '{}' could not return its worker id; it expires with its lease: {}",
+                        options.namespace(), e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                // tasks still queued never run: release whoever waits for them
+                for (Runnable queued : k.shutdownNow()) {
+                    if (queued instanceof Future<?> future) {
+                        future.cancel(false);
+                    }
+                }
+            }
         }
+        removeShutdownHook();
+    }
+
+    private void removeShutdownHook() {
         if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -338,38 +396,104 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         }
     }
 
-    private void awaitFence(Fence f, long candidate) {
-        if (fence != f) {
+    /**
+     * Keeper thread (or start() after a racing close). Runs after any switch the keeper had queued, so the fence
+     * it reads is the one {@code last} was issued under.
+     */
+    private void returnOnClose(long last) {
+        Fence f = fence;
+        publish(null);
+        if (f == null || last == STOPPED) {
             return;
         }
-        if ((candidate & workerField) != f.workerBits) {
-            // a worker switch has swapped the state and is about to publish its fence
+        if ((last & workerField) != f.workerBits) {
+            log.warn("idworker namespace '{}' cannot tell the last identifier of worker id {}; it expires with its lease",
+                    options.namespace(), f.lease().workerId());
+            return;
+        }
+        giveBackQuietly(f.lease(), (last >>> timestampShift) + epochMillis);
+    }
+
+    /** The state is sequence-exhausted, stopped, or ahead of the clock. */
+    private void awaitClockOrSwitch(Fence f, long cur, long now, long deadline) {
+        if (cur == STOPPED || closed) {
+            throw notRunning();
+        }
+        if (now < 0) {
+            // no slot helps a clock before the epoch; moving would only wear out slots
+            throw ClockMovedBackwardsException.beforeEpoch(options.namespace(), Instant.ofEpochMilli(now + epochMillis),
+                    layout.epoch());
+        }
+        long back = (cur >>> timestampShift) - now;
+        if (back <= maxBackwardMillis) {
+            awaitNextMillisecond();
+            return;
+        }
+        if (options.backwardsPolicy() == BackwardsPolicy.FAIL) {
+            throw new ClockMovedBackwardsException(options.namespace(), back, maxBackwardMillis);
+        }
+        if (f == null) {
             Thread.onSpinWait();
             return;
         }
-        long ts = candidate >>> timestampShift;
-        if (ts > layout.maxTimestampOffset()) {
-            throw new IdWorkerException("The timestamp bits of " + layout + " are used up; namespace '"
-                    + options.namespace() + "' cannot issue identifiers after " + layout.endOfLife());
+        if (switchQueued.compareAndSet(false, true)) {
+            submitToKeeper(() -> switchAfterBackwardStep(f), switchQueued);
+        }
+        awaitFenceChange(f, deadline,
+                () -> (state.get() >>> timestampShift) - (clock.millis() - epochMillis) > maxBackwardMillis,
+                () -> new LeaseLostException("The clock of namespace '" + options.namespace() + "' moved back by "
+                        + back + " ms (tolerated " + maxBackwardMillis + " ms, idworker.snowflake.max-backward) and no "
+                        + "other worker id could be borrowed within " + options.fenceWait()
+                        + " (idworker.lease.fence-wait); no identifier was issued. Check that the centre is reachable."
+                        + lastFailureSuffix()));
+    }
+
+    /** The candidate does not fit the fence: a switch is being published, or the high-water is reached. */
+    private void awaitFence(Fence f, long cur, long candidate, long deadline) {
+        if (f == null) {
+            if (closed || cur == STOPPED) {
+                throw notRunning();
+            }
+            Thread.onSpinWait();
+            return;
+        }
+        if ((cur & workerField) != f.workerBits) {
+            // a switch has swapped the state and is about to publish its fence
+            Thread.onSpinWait();
+            return;
+        }
+        if (fence != f) {
+            return;
         }
         fenceTrips.incrementAndGet();
-        requestRenewal();
-        long deadline = System.nanoTime() + fenceWaitNanos;
+        if (options.renewAutomatically() && renewalQueued.compareAndSet(false, true)) {
+            submitToKeeper(this::renewQuietly, renewalQueued);
+        }
+        awaitFenceChange(f, deadline, () -> true, () -> new LeaseLostException("Worker id " + f.lease().workerId()
+                + " of namespace '" + options.namespace() + "' reached its lease high-water "
+                + Instant.ofEpochMilli(f.lease().highWaterMillis()) + " and no renewal succeeded within "
+                + options.fenceWait() + " (idworker.lease.fence-wait); no identifier was issued. "
+                + "Check that the centre is reachable." + lastFailureSuffix()));
+    }
+
+    /**
+     * Waits until {@code deadline} (the caller's one bound) for the fence to be replaced while
+     * {@code stillBlocked} holds; the keeper signals every change and every request it found needless.
+     */
+    private void awaitFenceChange(Fence f, long deadline, BooleanSupplier stillBlocked,
+                                  Supplier<RuntimeException> onTimeout) {
         synchronized (fenceSignal) {
-            while (fence == f) {
+            while (fence == f && !closed && stillBlocked.getAsBoolean()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new LeaseLostException("Worker id " + f.lease().workerId() + " of namespace '"
-                            + options.namespace() + "' reached its lease high-water "
-                            + Instant.ofEpochMilli(f.lease().highWaterMillis()) + " and no renewal succeeded within "
-                            + options.fenceWait() + " (idworker.lease.fence-wait); no identifier was issued. "
-                            + "Check that the centre is reachable.");
+                    throw onTimeout.get();
                 }
                 try {
-                    TimeUnit.NANOSECONDS.timedWait(fenceSignal, left);
+                    TimeUnit.NANOSECONDS.timedWait(fenceSignal, Math.min(left, 10_000_000L));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new LeaseLostException("interrupted while waiting for a lease renewal", e);
+                    throw new LeaseLostException("interrupted while waiting for the lease of namespace '"
+                            + options.namespace() + "'", e);
                 }
             }
         }
@@ -388,25 +512,9 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         Thread.onSpinWait();
     }
 
-    private void requestRenewal() {
-        ScheduledExecutorService hb = heartbeat;
-        if (hb != null && renewalQueued.compareAndSet(false, true)) {
-            try {
-                hb.execute(this::renewQuietly);
-            } catch (RuntimeException rejected) {
-                renewalQueued.set(false);
-            }
-        }
-    }
-
-    private void onLargeBackwardStep(Fence f, long curTs, long now) {
-        if (f == null || closed || state.get() == STOPPED) {
-            throw notRunning();
-        }
-        if (options.backwardsPolicy() == BackwardsPolicy.FAIL) {
-            throw new ClockMovedBackwardsException(options.namespace(), curTs - now, maxBackwardMillis);
-        }
-        leaseLock.lock();
+    /** Keeper thread only: moves to another slot unless the step back is over or another switch came first. */
+    private void switchAfterBackwardStep(Fence f) {
+        switchQueued.set(false);
         try {
             if (fence != f || closed) {
                 return;
@@ -418,15 +526,19 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
             log.warn("idworker namespace '{}': clock moved backwards by {} ms (tolerated {} ms); leaving worker id {} "
                     + "for another", options.namespace(), back, maxBackwardMillis, f.lease().workerId());
             switchWorker(true);
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable e) {
+            noteFailure("could not move to another worker id after the clock moved back", e);
         } finally {
-            leaseLock.unlock();
+            signalWaiters();
         }
     }
 
     /**
-     * Moves to a newly borrowed worker id. Caller holds {@link #leaseLock}. The state is swapped before the new
-     * fence is published, so no compare-and-set based on the old state can succeed afterwards and the value
-     * replaced is the last identifier of the old lease.
+     * Keeper thread only: moves to a newly borrowed worker id. The state is swapped before the new fence is
+     * published, so no compare-and-set based on the old state can succeed afterwards, and the value replaced is
+     * the last identifier of the old lease. A worker closed meanwhile gets the new slot back at once.
      */
     private void switchWorker(boolean clockStepBack) {
         Fence old = fence;
@@ -435,18 +547,26 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         long last;
         for (;;) {
             long cur = state.get();
+            if (cur == STOPPED) {
+                giveBackQuietly(lease, lease.floorMillis());
+                return;
+            }
             long now = clock.millis() - epochMillis;
             long baseTs = Math.max(floorOffset + 1, now);
             if (!clockStepBack) {
                 baseTs = Math.max(baseTs, (cur >>> timestampShift) + 1);
+            }
+            if (baseTs < 0 || baseTs > maxTimestampOffset) {
+                giveBackQuietly(lease, lease.floorMillis());
+                throw unusableClock(baseTs);
             }
             if (state.compareAndSet(cur, baseTs << timestampShift | (long) lease.workerId() << sequenceBits)) {
                 last = cur;
                 break;
             }
         }
-        publish(lease);
         switches.incrementAndGet();
+        publish(lease);
         log.info("idworker namespace '{}' moved from worker id {} to {} (floor {})", options.namespace(),
                 old == null ? "-" : old.lease().workerId(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()));
         if (old != null) {
@@ -459,19 +579,20 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         long ttl = options.leaseTtl().toMillis();
         WorkerLease lease = manager.borrow(new LeaseRequest(options.namespace(), layout.workerCapacity(),
                 UUID.randomUUID().toString(), options.leaseTtl(), clock.millis(), options.maxSkew(), HOST,
-                ProcessHandle.current().pid()));
+                ProcessHandle.current().pid(), layout.pinned()));
         long maxWaitNanos = (ttl + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
         long started = System.nanoTime();
         long now;
         while ((now = clock.millis()) <= lease.floorMillis()) {
-            if (System.nanoTime() - started > maxWaitNanos) {
+            if (System.nanoTime() - started > maxWaitNanos || closed) {
                 giveBackQuietly(lease, lease.floorMillis());
                 throw new LeaseLostException("Worker id " + lease.workerId() + " of namespace '" + options.namespace()
                         + "' may be used up to " + Instant.ofEpochMilli(lease.floorMillis()) + ", "
-                        + (lease.floorMillis() - now) + " ms ahead of this clock; check this host's clock");
+                        + (lease.floorMillis() - now) + " ms ahead of this clock; "
+                        + (closed ? "the worker was closed meanwhile" : "check this host's clock"));
             }
             try {
-                Thread.sleep(Math.min(lease.floorMillis() - now + 1, 50));
+                Thread.sleep(Math.max(1, Math.min(lease.floorMillis() - now + 1, 50)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 giveBackQuietly(lease, lease.floorMillis());
@@ -490,24 +611,108 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         return lease;
     }
 
+    /** Runs {@code task} on the keeper and waits for it; on the keeper thread itself, runs it directly. */
+    private void onKeeper(Runnable task) {
+        ScheduledExecutorService k = keeper;
+        if (k == null || Thread.currentThread() == keeperThread) {
+            if (k != null || fence != null) {
+                task.run();
+            }
+            return;
+        }
+        Future<?> done;
+        try {
+            done = k.submit(task);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            return;
+        }
+        long bound = options.leaseTtl().toNanos() + options.maxSkew().toNanos() + fenceWaitNanos;
+        try {
+            done.get(bound, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            done.cancel(false);
+            throw new LeaseLostException("The lease keeper of namespace '" + options.namespace() + "' did not finish "
+                    + "within " + Duration.ofNanos(bound) + " (ttl + max-skew + fence-wait): the centre hangs."
+                    + lastFailureSuffix());
+        } catch (CancellationException e) {
+            throw notRunning();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IdWorkerException("lease task of namespace '" + options.namespace() + "' failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeaseLostException("interrupted while waiting for the lease of namespace '"
+                    + options.namespace() + "'", e);
+        }
+    }
+
+    private void submitToKeeper(Runnable task, AtomicBoolean queuedFlag) {
+        ScheduledExecutorService k = keeper;
+        try {
+            if (k == null) {
+                throw new RejectedExecutionException("no keeper");
+            }
+            k.execute(task);
+        } catch (RejectedExecutionException rejected) {
+            queuedFlag.set(false);
+        }
+    }
+
     private void publish(WorkerLease lease) {
         fence = lease == null ? null : new Fence(lease, (long) lease.workerId() << sequenceBits,
-                Math.min(lease.highWaterMillis() - epochMillis, layout.maxTimestampOffset()));
+                Math.min(lease.highWaterMillis() - epochMillis, maxTimestampOffset));
         if (lease != null) {
             lastRenewalFailure = null;
         }
+        signalWaiters();
+    }
+
+    private void signalWaiters() {
         synchronized (fenceSignal) {
             fenceSignal.notifyAll();
         }
     }
 
+    private void noteFailure(String what, Throwable e) {
+        lastRenewalFailure = Instant.ofEpochMilli(clock.millis()) + " " + e;
+        Fence f = fence;
+        log.warn("idworker namespace '{}' {}; identifiers continue up to the high-water {}: {}", options.namespace(),
+                what, f == null ? "-" : Instant.ofEpochMilli(f.lease().highWaterMillis()), e.toString());
+    }
+
+    private String lastFailureSuffix() {
+        String failure = lastRenewalFailure;
+        return failure == null ? "" : " Last centre failure: " + failure;
+    }
+
     private void giveBackQuietly(WorkerLease lease, long lastIssuedMillis) {
+        if (lastIssuedMillis < lease.floorMillis() || lastIssuedMillis > lease.highWaterMillis()) {
+            // never store a high-water the lease cannot have reached: it could lock the slot for ever
+            log.warn("idworker namespace '{}' leaves worker id {} to expire: its last timestamp {} lies outside the "
+                    + "lease ({}, {}]", options.namespace(), lease.workerId(), lastIssuedMillis, lease.floorMillis(),
+                    lease.highWaterMillis());
+            return;
+        }
         try {
             manager.giveBack(lease, lastIssuedMillis);
         } catch (RuntimeException e) {
             log.warn("idworker namespace '{}' could not return worker id {}; it expires with its lease: {}",
                     options.namespace(), lease.workerId(), e.toString());
         }
+    }
+
+    private IdWorkerException unusableClock(long baseTs) {
+        return baseTs < 0
+                ? ClockMovedBackwardsException.beforeEpoch(options.namespace(), Instant.ofEpochMilli(baseTs + epochMillis),
+                        layout.epoch())
+                : timestampExhausted(baseTs);
+    }
+
+    private TimestampExhaustedException timestampExhausted(long nowOffset) {
+        return new TimestampExhaustedException(options.namespace(), layout.endOfLife(),
+                Instant.ofEpochMilli(nowOffset + epochMillis));
     }
 
     private IllegalStateException notRunning() {

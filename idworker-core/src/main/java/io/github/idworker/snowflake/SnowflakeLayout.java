@@ -154,6 +154,16 @@ public final class SnowflakeLayout {
         return new DecodedId(id, Instant.ofEpochMilli(epochMillis + offset), workerId, sequence);
     }
 
+    /**
+     * The canonical form a centre pins for a namespace, e.g.
+     * {@code epoch=2025-01-01T00:00:00Z;timestamp-bits=41;worker-bits=10;sequence-bits=12}. Two layouts encode
+     * identifiers alike exactly when their pinned forms are equal.
+     */
+    public String pinned() {
+        return "epoch=" + epoch + ";timestamp-bits=" + timestampBits + ";worker-bits=" + workerBits
+                + ";sequence-bits=" + sequenceBits;
+    }
+
     @Override
     public String toString() {
         return "SnowflakeLayout[epoch=" + epoch + ", timestampBits=" + timestampBits + ", workerBits=" + workerBits

@@ -9,4 +9,14 @@ CREATE TABLE IF NOT EXISTS ${table} (
     pid         BIGINT       NULL,
     started_at  BIGINT       NULL,
     PRIMARY KEY (ns, slot_id)
-) ENGINE = InnoDB
+) ENGINE = InnoDB;
+
+-- One row per namespace: a slot row missing below slots_created was lost and comes back with a guarded floor.
+CREATE TABLE IF NOT EXISTS ${table}_ns (
+    ns            VARCHAR(64)  NOT NULL COMMENT 'namespace (id space)',
+    layout        VARCHAR(128) NOT NULL COMMENT 'epoch and bit widths of the first borrow; never changes',
+    guard_ms      BIGINT       NOT NULL COMMENT 'largest ttl + max-skew a borrower asked for, ms',
+    slots_created INT          NOT NULL COMMENT 'slot ids 0 .. slots_created - 1 have had a row',
+    created_at    BIGINT       NOT NULL COMMENT 'centre clock, epoch ms',
+    PRIMARY KEY (ns)
+) ENGINE = InnoDB;

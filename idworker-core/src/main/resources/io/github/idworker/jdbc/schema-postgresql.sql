@@ -9,4 +9,15 @@ CREATE TABLE IF NOT EXISTS ${table} (
     pid         BIGINT,
     started_at  BIGINT,
     PRIMARY KEY (ns, slot_id)
-)
+);
+
+-- One row per namespace: its pinned layout, the largest loss guard (ttl + max-skew) a borrower asked for, and how
+-- many slot ids have had a row, so a missing row below that count is known to be lost.
+CREATE TABLE IF NOT EXISTS ${table}_ns (
+    ns            VARCHAR(64)  NOT NULL,
+    layout        VARCHAR(128) NOT NULL,
+    guard_ms      BIGINT       NOT NULL,
+    slots_created INT          NOT NULL,
+    created_at    BIGINT       NOT NULL,
+    PRIMARY KEY (ns)
+);

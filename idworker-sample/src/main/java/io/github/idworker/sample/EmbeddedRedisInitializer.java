@@ -64,7 +64,8 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
         });
     }
 
-    private static int freePort() {
+    /** A port nobody listens on now, on loopback. */
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -23,7 +23,8 @@ import org.springframework.context.annotation.Profile;
  *       {@code @EnableSegmentIdGenerators}, in-process segments only (no Redis, so {@code /ids/sequence} answers
  *       503);</li>
  *   <li>profile {@code external}: nothing embedded is started; {@code spring.data.redis.*} and
- *       {@code spring.datasource.*} point at real servers.</li>
+ *       {@code spring.datasource.*} point at real servers that every instance shares. {@code spring.datasource.url}
+ *       is required ({@link ExternalDatabaseCheck}): there is no fallback to an in-memory database.</li>
  * </ul>
  */
 @SpringBootApplication

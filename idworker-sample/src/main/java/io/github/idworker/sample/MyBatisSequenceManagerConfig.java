@@ -12,8 +12,9 @@ import java.sql.SQLException;
 
 /**
  * Profile {@code db}: this application's own lease manager, declared under the name {@code dbSequenceManager} so
- * that idworker's default JDBC manager backs off and {@code dbIdWorker} leases through it. The table comes from
- * {@code schema.sql}, which Spring Boot runs on the embedded database.
+ * that idworker's default JDBC manager backs off and {@code dbIdWorker} leases through it. The tables come from
+ * {@code schema.sql}, which Spring Boot runs on the embedded database; on a database of your own (profile
+ * {@code external}) create them from that file or from idworker's DDL, which defines the same tables.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("db")
@@ -24,7 +25,7 @@ public class MyBatisSequenceManagerConfig {
     MyBatisSequenceManager dbSequenceManager(WorkerSlotMapper mapper, DataSource dataSource) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             JdbcDialect dialect = JdbcDialect.fromProductName(connection.getMetaData().getDatabaseProductName());
-            return new MyBatisSequenceManager(mapper, dialect);
+            return new MyBatisSequenceManager(mapper, dataSource, dialect);
         }
     }
 }

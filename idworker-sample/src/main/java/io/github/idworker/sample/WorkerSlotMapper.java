@@ -2,6 +2,7 @@ package io.github.idworker.sample;
 
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -9,13 +10,21 @@ import org.apache.ibatis.annotations.Update;
 import java.util.List;
 
 /**
- * The statements of {@link MyBatisSequenceManager} on table {@code idworker_worker_slot}, the same SQL as
- * idworker's {@code JdbcSequenceManager}. {@code ${now}} is the database's clock in epoch milliseconds, an SQL
- * expression taken from {@link io.github.idworker.jdbc.JdbcDialect#nowMillis()} (never user input); every value
- * is a bound parameter.
+ * The statements of {@link MyBatisSequenceManager} on tables {@code idworker_worker_slot} (one row per slot) and
+ * {@code idworker_worker_slot_ns} (one record per namespace: pinned layout, loss guard, slot ids ever created),
+ * the same tables as idworker's {@code JdbcSequenceManager}. {@code ${now}} is the database's clock in epoch
+ * milliseconds, an SQL expression taken from {@link io.github.idworker.jdbc.JdbcDialect#nowMillis()} (never user
+ * input); every value is a bound parameter.
+ *
+ * <p>Every statement carries {@code @Options(timeout = }{@value #TIMEOUT_SECONDS}{@code )}: the bound belongs to
+ * the statement, whatever {@code defaultStatementTimeout} the application's MyBatis configuration sets for its own
+ * mappers, and in whichever session factory the mapper is registered.
  */
 @Mapper
 public interface WorkerSlotMapper {
+
+    /** Longest one statement may run, lock waits included, in seconds (MyBatis counts whole seconds). */
+    int TIMEOUT_SECONDS = 2;
 
     /** One slot row as a borrower sees it. */
     class SlotRow {
@@ -48,12 +57,93 @@ public interface WorkerSlotMapper {
         }
     }
 
+    /** The record of a namespace: the layout it is pinned to, its loss guard and how many slot ids it created. */
+    class NamespaceRow {
+        private String layout;
+        private long guardMs;
+        private int slotsCreated;
+
+        public String getLayout() {
+            return layout;
+        }
+
+        public void setLayout(String layout) {
+            this.layout = layout;
+        }
+
+        public long getGuardMs() {
+            return guardMs;
+        }
+
+        public void setGuardMs(long guardMs) {
+            this.guardMs = guardMs;
+        }
+
+        public int getSlotsCreated() {
+            return slotsCreated;
+        }
+
+        public void setSlotsCreated(int slotsCreated) {
+            this.slotsCreated = slotsCreated;
+        }
+    }
+
+    @Select("""
+            SELECT layout, guard_ms AS guardMs, slots_created AS slotsCreated
+            FROM idworker_worker_slot_ns WHERE ns = #{ns}
+            """)
+    @Options(timeout = TIMEOUT_SECONDS)
+    NamespaceRow findNamespace(@Param("ns") String namespace);
+
+    @Select("SELECT COUNT(*) FROM idworker_worker_slot WHERE ns = #{ns}")
+    @Options(timeout = TIMEOUT_SECONDS)
+    int countSlots(@Param("ns") String namespace);
+
+    /** Pins a new namespace; a duplicate key means another borrower pinned it first. */
+    @Insert("""
+            INSERT INTO idworker_worker_slot_ns (ns, layout, guard_ms, slots_created, created_at)
+            VALUES (#{ns}, #{layout}, #{guardMs}, #{slotsCreated}, ${now})
+            """)
+    @Options(timeout = TIMEOUT_SECONDS)
+    int insertNamespace(@Param("now") String now, @Param("ns") String namespace, @Param("layout") String layout,
+                        @Param("guardMs") long guardMs, @Param("slotsCreated") int slotsCreated);
+
+    /** Raises the namespace's loss guard to at least {@code guardMs}; never lowers it. */
+    @Update("UPDATE idworker_worker_slot_ns SET guard_ms = GREATEST(guard_ms, #{guardMs}) WHERE ns = #{ns}")
+    @Options(timeout = TIMEOUT_SECONDS)
+    int raiseGuard(@Param("ns") String namespace, @Param("guardMs") long guardMs);
+
+    /**
+     * Takes slot id {@code expected} for a new row by moving the counter past it, only if no other borrower
+     * moved it first.
+     */
+    @Update("""
+            UPDATE idworker_worker_slot_ns SET slots_created = slots_created + 1
+            WHERE ns = #{ns} AND slots_created = #{expected}
+            """)
+    @Options(timeout = TIMEOUT_SECONDS)
+    int takeSlotId(@Param("ns") String namespace, @Param("expected") int expected);
+
     @Select("""
             SELECT slot_id AS slotId, high_water AS highWater,
                    CASE WHEN owner_token IS NULL OR expires_at < ${now} THEN 1 ELSE 0 END AS claimable
             FROM idworker_worker_slot WHERE ns = #{ns}
             """)
+    @Options(timeout = TIMEOUT_SECONDS)
     List<SlotRow> findSlots(@Param("now") String now, @Param("ns") String namespace);
+
+    /**
+     * Recreates the lost row of a slot id the namespace created before, free and with the high-water
+     * {@code now + guardMs}: above anything its last holder may have issued. A duplicate key means it is back
+     * already.
+     */
+    @Insert("""
+            INSERT INTO idworker_worker_slot (ns, slot_id, owner_token, expires_at, high_water)
+            VALUES (#{ns}, #{slot}, NULL, 0, ${now} + #{guardMs})
+            """)
+    @Options(timeout = TIMEOUT_SECONDS)
+    int restore(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
+                @Param("guardMs") long guardMs);
 
     /** Claims an existing row that is free or expired and still has the high-water the borrower read. */
     @Update("""
@@ -63,16 +153,18 @@ public interface WorkerSlotMapper {
             WHERE ns = #{ns} AND slot_id = #{slot} AND high_water = #{expectedHighWater}
               AND (owner_token IS NULL OR expires_at < ${now})
             """)
+    @Options(timeout = TIMEOUT_SECONDS)
     int claim(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
               @Param("expectedHighWater") long expectedHighWater, @Param("owner") String owner,
               @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater, @Param("host") String host,
               @Param("pid") long pid, @Param("startedAt") long startedAt);
 
-    /** Claims a slot id that has no row yet; a duplicate key means another borrower was first. */
+    /** Inserts the row of a slot id taken with {@link #takeSlotId}. */
     @Insert("""
             INSERT INTO idworker_worker_slot (ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at)
             VALUES (#{ns}, #{slot}, #{owner}, ${now} + #{ttlMillis}, #{highWater}, #{host}, #{pid}, #{startedAt})
             """)
+    @Options(timeout = TIMEOUT_SECONDS)
     int insert(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
                @Param("owner") String owner, @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater,
                @Param("host") String host, @Param("pid") long pid, @Param("startedAt") long startedAt);
@@ -83,6 +175,7 @@ public interface WorkerSlotMapper {
             SET expires_at = ${now} + #{ttlMillis}, high_water = GREATEST(high_water, #{highWater})
             WHERE ns = #{ns} AND slot_id = #{slot} AND owner_token = #{owner}
             """)
+    @Options(timeout = TIMEOUT_SECONDS)
     int renew(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
               @Param("owner") String owner, @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater);
 
@@ -91,6 +184,7 @@ public interface WorkerSlotMapper {
             UPDATE idworker_worker_slot SET owner_token = NULL, expires_at = 0, high_water = #{highWater}
             WHERE ns = #{ns} AND slot_id = #{slot} AND owner_token = #{owner}
             """)
+    @Options(timeout = TIMEOUT_SECONDS)
     int giveBack(@Param("ns") String namespace, @Param("slot") int slot, @Param("owner") String owner,
                  @Param("highWater") long highWater);
 }

@@ -1,5 +1,6 @@
 package io.github.idworker.sample;
 
+import io.github.idworker.test.RealServices;
 import io.github.idworker.snowflake.RedisIdWorker;
 import io.github.idworker.test.redis.RedisClusterSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -21,9 +22,10 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample in profile {@code external}, configured only through Spring's {@code spring.data.redis.cluster.nodes},
- * on a 3-master Redis Cluster this test starts on loopback ports: two instances lease distinct worker ids, issue
- * unique ids from four threads each, and give their leases back when their contexts close.
+ * The sample in profile {@code external}, configured only through Spring's {@code spring.data.redis.cluster.nodes}
+ * (and the real MariaDB as its {@code spring.datasource.url}), on a 3-master Redis Cluster this test starts on
+ * loopback ports: two instances lease distinct worker ids, issue unique ids from four threads each, and give their
+ * leases back when their contexts close.
  */
 @Tag("real-services")
 class RedisClusterSampleTest {
@@ -46,6 +48,10 @@ class RedisClusterSampleTest {
                 .profiles("external")
                 // as command-line arguments: they must win over the profile's own files
                 .run("--spring.data.redis.cluster.nodes=" + nodes,
+                        // segments keep their numbers in the database every instance shares
+                        "--spring.datasource.url=" + RealServices.MARIADB_URL,
+                        "--spring.datasource.username=" + RealServices.MARIADB_USER,
+                        "--idworker.segment.initialize-schema=always",
                         "--server.port=0",
                         "--idworker.namespace=" + namespace,
                         "--idworker.lease.ttl=2s");
@@ -83,10 +89,10 @@ class RedisClusterSampleTest {
 
         // the contexts are closed: both worker ids were given back on the cluster
         try (UnifiedJedis jedis = cluster.newClient()) {
-            String owners = "{idworker:" + namespace + "}:owner";
-            assertThat(jedis.hget(owners, Integer.toString(workerA))).isNull();
-            assertThat(jedis.hget(owners, Integer.toString(workerB))).isNull();
-            assertThat(jedis.hget("{idworker:" + namespace + "}:hw", Integer.toString(workerA))).isNotNull();
+            // a slot's record in the namespace's lease hash: highWater|expires|owner|info, owner empty once returned
+            String lease = "{idworker:" + namespace + "}:lease";
+            assertThat(jedis.hget(lease, Integer.toString(workerA)).split("\\|")[2]).isEmpty();
+            assertThat(jedis.hget(lease, Integer.toString(workerB)).split("\\|")[2]).isEmpty();
         }
     }
 }

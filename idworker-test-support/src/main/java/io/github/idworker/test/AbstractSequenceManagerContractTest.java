@@ -1,6 +1,7 @@
 package io.github.idworker.test;
 
 import io.github.idworker.ClockMovedBackwardsException;
+import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
 import io.github.idworker.lease.ISequenceManager;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -28,6 +30,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -46,6 +50,8 @@ public abstract class AbstractSequenceManagerContractTest {
 
     protected static final Duration TTL = Duration.ofSeconds(30);
     private static final Duration SKEW = Duration.ofMillis(500);
+    /** How far a centre's clock may be from this JVM's on the same machine, for floors judged by the centre. */
+    private static final long CENTRE_CLOCK_TOLERANCE_MS = 50;
 
     private final List<String> namespaces = new ArrayList<>();
     private final List<AbstractIdWorker> workers = new ArrayList<>();
@@ -85,24 +91,38 @@ public abstract class AbstractSequenceManagerContractTest {
     }
 
     protected LeaseRequest request(String ns, int slotCount, long workerNow) {
-        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, workerNow, SKEW, "test-host", 42);
+        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, workerNow, SKEW, "test-host", 42,
+                layout(Integer.numberOfTrailingZeros(slotCount)).pinned());
+    }
+
+    /** The layout every worker of the kit uses, with {@code workerBits} worker bits. */
+    protected static SnowflakeLayout layout(int workerBits) {
+        return SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, workerBits, 12);
     }
 
     /** A worker over {@code manager} that renews only when the test says so. */
     protected AbstractIdWorker worker(ISequenceManager manager, String ns, int workerBits, MillisClock clock,
                                       BackwardsPolicy policy) {
-        WorkerOptions options = WorkerOptions.builder()
+        return start(manager, options(ns, layout(workerBits), clock).backwardsPolicy(policy).build());
+    }
+
+    /** The kit's worker settings: manual renewal, no shutdown hook, a 200 ms fence wait. */
+    protected WorkerOptions.Builder options(String ns, SnowflakeLayout layout, MillisClock clock) {
+        return WorkerOptions.builder()
                 .namespace(ns)
-                .layout(SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, workerBits, 12))
+                .layout(layout)
                 .leaseTtl(TTL)
                 .maxSkew(SKEW)
                 .maxBackward(Duration.ofMillis(10))
-                .backwardsPolicy(policy)
+                .backwardsPolicy(BackwardsPolicy.FAIL)
                 .fenceWait(Duration.ofMillis(200))
                 .clock(clock)
                 .renewAutomatically(false)
-                .shutdownHook(false)
-                .build();
+                .shutdownHook(false);
+    }
+
+    /** Starts a worker that the kit closes after the test. */
+    protected AbstractIdWorker start(ISequenceManager manager, WorkerOptions options) {
         AbstractIdWorker w = new AbstractIdWorker(manager, options) {
         };
         workers.add(w);
@@ -216,7 +236,8 @@ public abstract class AbstractSequenceManagerContractTest {
 
         store.expireLease(ns, 0);
         ISequenceManager other = store.newManager();
-        WorkerLease taken = other.borrow(request(ns, 1, clock.millis()));
+        // a borrower whose clock is past slot 0's high-water prefers it to the slots never used
+        WorkerLease taken = other.borrow(request(ns, 4, clock.millis() + 2 * TTL.toMillis()));
         assertThat(taken.workerId()).isZero();
 
         assertThatThrownBy(() -> store.newManager().renew(a.currentLease(), clock.millis() + TTL.toMillis()))
@@ -338,7 +359,8 @@ public abstract class AbstractSequenceManagerContractTest {
         }
         assertThat(a.leaseSwitchCount()).isEqualTo(1);
         assertThat(a.currentLease().workerId()).isNotEqualTo(firstSlot);
-        assertThat(store.storedOwner(ns, firstSlot)).isNull();
+        // the keeper returns the old slot after the callers may go on
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(store.storedOwner(ns, firstSlot)).isNull());
     }
 
     @Test
@@ -361,7 +383,7 @@ public abstract class AbstractSequenceManagerContractTest {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         LeaseRequest shortLease = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), Duration.ofMillis(300),
-                System.currentTimeMillis(), SKEW, "test-host", 42);
+                System.currentTimeMillis(), SKEW, "test-host", 42, layout(0).pinned());
         WorkerLease first = m.borrow(shortLease);
         assertThatThrownBy(() -> m.borrow(request(ns, 1, System.currentTimeMillis())))
                 .isInstanceOf(WorkerIdExhaustedException.class);
@@ -379,5 +401,281 @@ public abstract class AbstractSequenceManagerContractTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    // ---- switches under load (rule 12) -------------------------------------------------------------------------
+
+    /**
+     * Sixteen threads issue while the clock steps back 50 ms after every 100 ms, each step moving the worker to
+     * another slot. A caller that read the fence before a switch and the state after it must never publish an
+     * identifier with the old worker id: no identifier may repeat. Keeps the first eight of every millisecond and
+     * worker id, where such a stale identifier (sequence 0) lands.
+     */
+    @Test
+    void clockStepSwitchesUnderSixteenIssuingThreadsNeverRepeatAnId() throws Exception {
+        String ns = newNamespace();
+        // twice real time: 100 ms of worker time pass in 50 ms, and a 50 ms step back lasts long enough (20 ms)
+        // beyond the tolerated 10 ms for the worker to act on it
+        RunningClock clock = new RunningClock(workerClock().millis(), 2);
+        AbstractIdWorker w = start(store.newManager(), options(ns, layout(3), clock)
+                .backwardsPolicy(BackwardsPolicy.SWITCH_WORKER).fenceWait(Duration.ofSeconds(5)).build());
+        long sequenceMask = w.layout().maxSequence();
+        int wantedSwitches = 160;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        IssuingThreads issuers = new IssuingThreads(w, 16, id -> (id & sequenceMask) < 8);
+        try {
+            while (w.leaseSwitchCount() < wantedSwitches && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                long before = w.leaseSwitchCount();
+                clock.step(-50);
+                long stepDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (w.leaseSwitchCount() == before && System.nanoTime() < stepDeadline) {
+                    LockSupport.parkNanos(200_000);
+                }
+            }
+        } finally {
+            issuers.close();
+        }
+        long[] ids = issuers.keptIds();
+        List<Long> repeats = IssuingThreads.repeated(ids);
+        System.out.printf("KIT-RESULT %s clock-step switches=%d issued=%d kept=%d repeated=%d%n",
+                getClass().getSimpleName(), w.leaseSwitchCount(), issuers.issued(), ids.length, repeats.size());
+        assertThat(issuers.unexpected()).isEmpty();
+        assertThat(w.leaseSwitchCount()).isGreaterThanOrEqualTo(wantedSwitches);
+        assertThat(repeats).as("identifiers issued twice, e.g. %s",
+                repeats.stream().limit(3).map(w::decode).toList()).isEmpty();
+    }
+
+    /**
+     * Sixteen threads issue while, forty times, the worker's lease expires, another manager takes its slot and
+     * the worker's renewal finds it lost and moves on. No identifier repeats, and none of the worker's
+     * identifiers on a taken slot lies in the range {@code (floor, high-water]} the taker may issue in.
+     */
+    @Test
+    void lostLeaseSwitchesUnderSixteenIssuingThreadsStayOutOfTheTakersRange() throws Exception {
+        String ns = newNamespace();
+        RunningClock clock = new RunningClock(workerClock().millis(), 2);
+        // a short ttl, so a slot the worker lost soon becomes cheap to borrow again
+        Duration ttl = Duration.ofSeconds(1);
+        AbstractIdWorker w = start(store.newManager(), options(ns, layout(4), clock)
+                .leaseTtl(ttl).fenceWait(Duration.ofSeconds(5)).build());
+        ISequenceManager taker = store.newManager();
+        List<WorkerLease> taken = new ArrayList<>();
+        long sequenceMask = w.layout().maxSequence();
+        IssuingThreads issuers = new IssuingThreads(w, 16, id -> (id & sequenceMask) < 16);
+        try {
+            for (int round = 0; round < 40; round++) {
+                int slot = w.currentLease().workerId();
+                store.expireLease(ns, slot);
+                List<WorkerLease> others = new ArrayList<>();
+                WorkerLease lease;
+                // a taker whose clock is just past the slot's high-water prefers the lowest such slot: take until
+                // it is ours. Its short ttl keeps its own high-water close, so the slot is soon cheap again.
+                while ((lease = taker.borrow(new LeaseRequest(ns, 16, UUID.randomUUID().toString(),
+                        Duration.ofMillis(100), clock.millis() + ttl.toMillis() + 10, SKEW, "taker", 7,
+                        layout(4).pinned()))).workerId() != slot) {
+                    others.add(lease);
+                }
+                for (WorkerLease other : others) {
+                    taker.giveBack(other, other.floorMillis());
+                }
+                long switches = w.leaseSwitchCount();
+                w.renew();
+                assertThat(w.leaseSwitchCount()).isEqualTo(switches + 1);
+                assertThat(w.currentLease().workerId()).isNotEqualTo(slot);
+                // the taker returns the slot as if it had issued up to its high-water: that range is its own
+                taker.giveBack(lease, lease.highWaterMillis());
+                taken.add(lease);
+                Thread.sleep(20);
+            }
+        } finally {
+            issuers.close();
+        }
+        long[] ids = issuers.keptIds();
+        List<Long> repeats = IssuingThreads.repeated(ids);
+        long inTakersRange = 0;
+        for (long id : ids) {
+            DecodedId d = w.decode(id);
+            long ts = d.timestamp().toEpochMilli();
+            for (WorkerLease t : taken) {
+                if (t.workerId() == d.workerId() && ts > t.floorMillis() && ts <= t.highWaterMillis()) {
+                    inTakersRange++;
+                }
+            }
+        }
+        System.out.printf("KIT-RESULT %s lost-lease switches=%d issued=%d repeated=%d inTakersRange=%d%n",
+                getClass().getSimpleName(), w.leaseSwitchCount(), ids.length, repeats.size(), inTakersRange);
+        assertThat(issuers.unexpected()).isEmpty();
+        assertThat(ids.length).isGreaterThan(1000);
+        assertThat(repeats).isEmpty();
+        assertThat(inTakersRange).isZero();
+    }
+
+    // ---- pinned layout (rule 8) --------------------------------------------------------------------------------
+
+    @Test
+    void theLayoutIsPinnedWithTheNamespace() {
+        String ns = newNamespace();
+        ISequenceManager m = store.newManager();
+        long now = System.currentTimeMillis();
+        WorkerLease first = m.borrow(request(ns, 4, now));
+        String pinned = layout(2).pinned();
+        for (SnowflakeLayout changed : List.of(
+                SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plus(Duration.ofDays(1)), 41, 2, 12),
+                SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 2, 13),
+                SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 40, 2, 12))) {
+            LeaseRequest other = new LeaseRequest(ns, 4, UUID.randomUUID().toString(), TTL, now, SKEW, "test-host",
+                    42, changed.pinned());
+            assertThatThrownBy(() -> store.newManager().borrow(other))
+                    .isInstanceOf(LayoutMismatchException.class)
+                    .hasMessageContaining(ns)
+                    .hasMessageContaining(pinned)
+                    .hasMessageContaining(changed.pinned())
+                    .hasMessageContaining("idworker.snowflake.epoch");
+        }
+        // nothing was claimed by the refused borrows: the next one takes the next slot
+        assertThat(store.storedOwner(ns, 1)).isNull();
+        WorkerLease second = m.borrow(request(ns, 4, now));
+        assertThat(second.workerId()).isNotEqualTo(first.workerId());
+        assertThat(store.storedOwner(ns, first.workerId())).isEqualTo(first.owner());
+    }
+
+    @Test
+    void aWorkerWithAnotherEpochRefusesToStart() {
+        String ns = newNamespace();
+        worker(store.newManager(), ns, 2, workerClock(), BackwardsPolicy.FAIL);
+        SnowflakeLayout moved = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plus(Duration.ofDays(1)), 41, 2, 12);
+        assertThatThrownBy(() -> start(store.newManager(), options(ns, moved, workerClock()).build()))
+                .isInstanceOf(LayoutMismatchException.class)
+                .hasMessageContaining(moved.pinned());
+    }
+
+    // ---- partial loss (rule 9) ---------------------------------------------------------------------------------
+
+    /**
+     * After a clean hand-over, only the slot's record is lost. The successor, whose clock is 150 ms behind the
+     * previous holder's last identifier (inside max-skew), must not start from an old floor: its floor is at least
+     * the centre's clock + ttl + max-skew, so none of its identifiers repeats one of the previous holder's.
+     */
+    @Test
+    void aLostSlotRecordIsTreatedAsLostData() {
+        String ns = newNamespace();
+        Duration ttl = Duration.ofSeconds(1);
+        Duration skew = Duration.ofMillis(200);
+        AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), MillisClock.SYSTEM)
+                .leaseTtl(ttl).maxSkew(skew).build());
+        Set<Long> idsOfA = new HashSet<>();
+        for (int i = 0; i < 20_000; i++) {
+            idsOfA.add(a.nextId());
+        }
+        long lastOfA = a.decode(a.nextId()).timestamp().toEpochMilli();
+        a.close();
+        assertThat(store.storedHighWater(ns, 0)).isEqualTo(lastOfA);
+
+        store.deleteSlotRecord(ns, 0);
+        long lossSeen = System.currentTimeMillis();
+        MillisClock behind = () -> System.currentTimeMillis() - 150;
+        AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), behind)
+                .leaseTtl(ttl).maxSkew(skew).build());
+        assertThat(b.currentLease().workerId()).isZero();
+        assertThat(b.currentLease().floorMillis())
+                .isGreaterThanOrEqualTo(lastOfA)
+                .isGreaterThanOrEqualTo(lossSeen + ttl.toMillis() + skew.toMillis() - CENTRE_CLOCK_TOLERANCE_MS);
+        long[] idsOfB = b.nextIds(20_000);
+        long repeated = Arrays.stream(idsOfB).filter(idsOfA::contains).count();
+        assertThat(repeated).as("identifiers of the previous holder issued again").isZero();
+    }
+
+    /** The record of a slot that is still held is lost: the next borrower's floor is above the holder's range. */
+    @Test
+    void aLostRecordOfAHeldSlotKeepsTheHolderFenced() {
+        String ns = newNamespace();
+        ISequenceManager m = store.newManager();
+        Duration ttl = Duration.ofSeconds(1);
+        Duration skew = Duration.ofMillis(200);
+        LeaseRequest first = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl, System.currentTimeMillis(),
+                skew, "test-host", 42, layout(0).pinned());
+        WorkerLease held = m.borrow(first);
+        // a new namespace may start with a floor ahead of the clock; renew from there, as a worker would
+        held = m.renew(held, Math.max(held.highWaterMillis(), System.currentTimeMillis() + ttl.toMillis()));
+
+        store.deleteSlotRecord(ns, 0);
+        long lossSeen = System.currentTimeMillis();
+        LeaseRequest next = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl,
+                System.currentTimeMillis() - 150, skew, "test-host", 43, layout(0).pinned());
+        WorkerLease successor = store.newManager().borrow(next);
+        assertThat(successor.workerId()).isZero();
+        assertThat(successor.floorMillis())
+                .isGreaterThanOrEqualTo(held.highWaterMillis())
+                .isGreaterThanOrEqualTo(lossSeen + ttl.toMillis() + skew.toMillis() - CENTRE_CLOCK_TOLERANCE_MS);
+        WorkerLease stale = held;
+        assertThatThrownBy(() -> m.renew(stale, System.currentTimeMillis() + ttl.toMillis()))
+                .isInstanceOf(LeaseLostException.class);
+    }
+
+    // ---- a hung centre (rule 10) -------------------------------------------------------------------------------
+
+    /**
+     * A renewal hangs on a stalled centre. Callers must not wait for it: after a large clock step the caller
+     * gets {@link LeaseLostException} within fence-wait + 1 s, past the high-water the same, and close() returns
+     * within its bound.
+     */
+    @Test
+    void aHungCentreCallFencesCallersWithinFenceWaitAndCloseReturns() throws Exception {
+        String ns = newNamespace();
+        ManualClock clock = workerClock();
+        Duration fenceWait = Duration.ofMillis(500);
+        long bound = fenceWait.toMillis() + 1_000;
+        AbstractIdWorker a = start(store.newManager(), options(ns, layout(3), clock)
+                .backwardsPolicy(BackwardsPolicy.SWITCH_WORKER).fenceWait(fenceWait).build());
+        long before = a.nextId();
+        int slot = a.currentLease().workerId();
+        long highWater = a.currentLease().highWaterMillis();
+        ExecutorService callers = Executors.newCachedThreadPool();
+        try (AutoCloseable stall = store.stall(ns, slot)) {
+            Future<?> renewal = callers.submit(() -> {
+                try {
+                    a.renew();
+                } catch (RuntimeException expected) {
+                    // the stalled centre times out, or the worker closes first
+                }
+            });
+            Thread.sleep(200);
+            assertThat(renewal.isDone()).as("the renewal hangs on the stalled centre").isFalse();
+
+            clock.advance(-5_000);
+            assertThat(timed(callers, a::nextId, bound)).isInstanceOf(LeaseLostException.class);
+            clock.set(highWater + 1);
+            assertThat(timed(callers, a::nextId, bound)).isInstanceOf(LeaseLostException.class);
+
+            long closeStarted = System.nanoTime();
+            callers.submit(a::close).get(bound, TimeUnit.MILLISECONDS);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStarted)).isLessThanOrEqualTo(bound);
+            assertThatThrownBy(a::nextId).isInstanceOf(IllegalStateException.class);
+        } finally {
+            callers.shutdownNow();
+        }
+        assertThat(before).isPositive();
+    }
+
+    /** Runs {@code call} on another thread and returns what it threw, failing when it took longer than {@code boundMillis}. */
+    private static Throwable timed(ExecutorService on, Runnable call, long boundMillis) throws Exception {
+        long started = System.nanoTime();
+        Future<Throwable> outcome = on.submit(() -> {
+            try {
+                call.run();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        Throwable thrown;
+        try {
+            thrown = outcome.get(boundMillis + 2_000, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the call was still blocked after " + (boundMillis + 2_000) + " ms");
+        }
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThanOrEqualTo(boundMillis);
+        return thrown;
     }
 }

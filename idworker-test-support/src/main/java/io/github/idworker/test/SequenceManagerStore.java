@@ -20,6 +20,19 @@ public interface SequenceManagerStore extends AutoCloseable {
     /** The owner token the centre stores for {@code workerId}, or {@code null} when the slot is free. */
     String storedOwner(String namespace, int workerId);
 
+    /**
+     * Removes the record of one slot and nothing else, as an evicted key or a row deleted by hand would: the
+     * namespace's other records (and its generation marker, where the centre keeps one) survive.
+     */
+    void deleteSlotRecord(String namespace, int workerId);
+
+    /**
+     * Makes every centre call that touches {@code workerId} of {@code namespace} hang until the returned handle
+     * is closed, as a row locked by another session or a stalled store would; the store's own timeouts still
+     * apply. Closing the handle releases the stall.
+     */
+    AutoCloseable stall(String namespace, int workerId) throws Exception;
+
     /** Removes every record of {@code namespace}, so nothing is left for another test to trip on. */
     void deleteNamespace(String namespace);
 

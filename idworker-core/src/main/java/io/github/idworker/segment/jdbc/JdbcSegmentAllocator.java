@@ -4,27 +4,25 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcRunner;
+import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 
 import javax.sql.DataSource;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.util.Map;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 /**
  * Allocates segment ranges from one row per tag of a relational table (H2, MySQL, MariaDB, PostgreSQL) over a
- * plain {@link DataSource}. Every operation runs in its own committed transaction, apart from any transaction of
- * the caller; a connection handed out with auto-commit off is committed by hand.
+ * plain {@link DataSource}. Every operation runs through {@link JdbcRunner}: in its own committed transaction,
+ * apart from any transaction of the caller (a connection handed out with auto-commit off is committed by hand),
+ * at READ COMMITTED whatever level the pool hands out, and bounded by the statement and network timeouts.
  *
  * <p>Invariant: a tag's {@code max_id} only grows, and every number up to it has been handed out in exactly one
  * range, so ranges never overlap and together cover {@code (startAfter, max_id]}.
@@ -44,8 +42,8 @@ import java.util.regex.Pattern;
  *   <li>Unknown tag: with auto-creation on, insert the row ({@code max_id = 0}) in its own transaction, treating
  *       a duplicate-key error as "another allocator created it first", and go back to step 1; with it off,
  *       {@link UnknownSegmentTagException} naming the tag and the table.</li>
- *   <li>A serialization failure or deadlock (SQLState {@code 40001}, {@code 40P01}) rolls back and retries the
- *       transaction, a few times at most.</li>
+ *   <li>A serialization failure or deadlock (SQLState {@code 40001}, {@code 40P01}, MySQL/MariaDB error
+ *       {@code 1020}) rolls back and retries the transaction after a random pause, a few times at most.</li>
  * </ol>
  * Register {@code (tag, startAfter, step)}: read the row; when absent insert it with {@code max_id = startAfter};
  * a duplicate-key error means a concurrent registration won, which is success too. An existing row is never
@@ -60,38 +58,43 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     public static final String DEFAULT_TABLE = "idworker_segment";
     /** The property naming the table, quoted in configuration errors. */
     public static final String TABLE_PROPERTY = "idworker.segment.table";
+    /** The property that lets the application create the table, quoted when it is missing. */
+    public static final String INITIALIZE_SCHEMA_PROPERTY = "idworker.segment.initialize-schema";
     /** Longest tag the table holds. */
     public static final int MAX_TAG_LENGTH = 128;
 
-    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
     private static final int MAX_ATTEMPTS = 8;
 
     private final JdbcRunner jdbc;
+    private final JdbcSchema schema;
     private final String table;
     private final boolean autoCreateTags;
-    private volatile JdbcDialect dialect;
 
     /** An allocator over {@value #DEFAULT_TABLE} that refuses unknown tags. */
     public JdbcSegmentAllocator(DataSource dataSource) {
         this(dataSource, DEFAULT_TABLE, false);
     }
 
+    /** An allocator over {@code tableName} with the default timeouts ({@link JdbcTimeouts#defaults()}). */
+    public JdbcSegmentAllocator(DataSource dataSource, String tableName, boolean autoCreateTags) {
+        this(dataSource, tableName, autoCreateTags, JdbcTimeouts.defaults());
+    }
+
     /**
      * @param dataSource the application's data source; idworker opens no pool of its own
      * @param tableName the segment table, optionally schema-qualified
      * @param autoCreateTags whether {@link #allocate} creates an unknown tag (starting after 0) instead of failing
+     * @param timeouts how long any statement and any network read may take
      * @throws IdWorkerConfigurationException when the table name is not a plain SQL identifier
      */
-    public JdbcSegmentAllocator(DataSource dataSource, String tableName, boolean autoCreateTags) {
+    public JdbcSegmentAllocator(DataSource dataSource, String tableName, boolean autoCreateTags, JdbcTimeouts timeouts) {
         if (dataSource == null) {
             throw new IllegalArgumentException("dataSource must not be null");
         }
-        if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
-            throw new IdWorkerConfigurationException(TABLE_PROPERTY,
-                    "must be an SQL identifier of letters, digits and '_', optionally schema-qualified, was '" + tableName + "'");
-        }
-        this.jdbc = new JdbcRunner(dataSource, tableName);
-        this.table = tableName;
+        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
+        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
+        this.schema = new JdbcSchema("segment", tableName, INITIALIZE_SCHEMA_PROPERTY,
+                Map.of(tableName, "biz_tag, max_id, step, description, update_time"));
         this.autoCreateTags = autoCreateTags;
     }
 
@@ -104,80 +107,44 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         return autoCreateTags;
     }
 
+    /** The timeouts every statement runs with. */
+    public JdbcTimeouts timeouts() {
+        return jdbc.timeouts();
+    }
+
     /** The dialect of the database behind the data source (connects once to find out). */
     public JdbcDialect dialect() {
-        JdbcDialect d = dialect;
-        if (d == null) {
-            d = jdbc.run("detect the database",
-                    c -> JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName()));
-            dialect = d;
-        }
-        return d;
+        return jdbc.dialect();
     }
 
     /** The class-path resource holding the segment table's DDL for this database. */
     public String schemaResource() {
-        return schemaResource(dialect());
+        return schema.resource(dialect());
     }
 
     /** The class-path resource holding the segment table's DDL for {@code dialect}. */
     public static String schemaResource(JdbcDialect dialect) {
-        String name = switch (dialect) {
-            case H2 -> "h2";
-            case MYSQL -> "mysql";
-            case POSTGRESQL -> "postgresql";
-        };
-        return "io/github/idworker/segment/schema-" + name + ".sql";
+        return dialect.schemaResource("segment");
     }
 
     /** The DDL of the segment table for this database, with the table name filled in. */
     public String schemaSql() {
-        String resource = schemaResource();
-        try (InputStream in = JdbcSegmentAllocator.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException(resource + " is missing from the class path");
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table);
-            StringBuilder sql = new StringBuilder();
-            for (String line : text.split("\n")) {
-                if (!line.startsWith("--")) {
-                    sql.append(line).append('\n');
-                }
-            }
-            return sql.toString().trim();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + resource, e);
-        }
+        return String.join(";\n\n", schema.statements(dialect()));
     }
 
     /** Creates the segment table unless it exists. */
     public void createSchemaIfMissing() {
-        String ddl = schemaSql();
-        jdbc.run("create table " + table, c -> {
-            try (Statement st = c.createStatement()) {
-                st.execute(ddl);
-            }
-            return null;
-        });
+        schema.create(jdbc);
     }
 
     /**
      * Checks that the segment table exists and has the expected columns.
      *
-     * @throws IdWorkerConfigurationException naming {@code idworker.segment.initialize-schema} when it does not
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not
      * @throws CenterUnavailableException when the database cannot be reached
      */
     public void verifySchema() {
-        Connection c = jdbc.connect("check table " + table);
-        try (c; Statement st = c.createStatement()) {
-            st.executeQuery("SELECT biz_tag, max_id, step, description, update_time FROM " + table + " WHERE 1 = 0")
-                    .close();
-        } catch (SQLException e) {
-            throw new IdWorkerConfigurationException("idworker.segment.initialize-schema", "table '" + table
-                    + "' is missing or lacks idworker's columns in " + jdbc.location() + " (" + e.getMessage().trim()
-                    + "). Create it with the DDL in " + schemaResource()
-                    + " (see the README) or set idworker.segment.initialize-schema=always", e);
-        }
+        schema.verify(jdbc);
     }
 
     @Override
@@ -189,7 +156,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         boolean created = false;
         for (int attempt = 1; ; attempt++) {
             Outcome outcome = jdbc.inTransaction("allocate " + step + " numbers of segment tag '" + bizTag + "'",
-                    c -> update(c, bizTag, step));
+                    s -> update(s, bizTag, step));
             if (outcome.kind() == Kind.DONE) {
                 return new Segment(bizTag, outcome.maxId(), step);
             }
@@ -223,17 +190,17 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     }
 
     /** The allocation's transaction. */
-    private Outcome update(Connection c, String bizTag, int step) throws SQLException {
+    private Outcome update(JdbcRunner.Session s, String bizTag, int step) throws SQLException {
         long limit = Long.MAX_VALUE - step;
         int updated;
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + table
+        try (PreparedStatement ps = s.prepare("UPDATE " + table
                 + " SET max_id = max_id + ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= ?")) {
             ps.setLong(1, step);
             ps.setString(2, bizTag);
             ps.setLong(3, limit);
             updated = ps.executeUpdate();
         }
-        Long maxId = readMaxId(c, bizTag);
+        Long maxId = readMaxId(s, bizTag);
         if (updated == 1) {
             if (maxId == null) {
                 throw new SQLException("row of segment tag '" + bizTag + "' not readable after its update");
@@ -254,8 +221,8 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         return new Outcome(Kind.RACED, maxId);
     }
 
-    private Long readMaxId(Connection c, String bizTag) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT max_id FROM " + table + " WHERE biz_tag = ?")) {
+    private Long readMaxId(JdbcRunner.Session s, String bizTag) throws SQLException {
+        try (PreparedStatement ps = s.prepare("SELECT max_id FROM " + table + " WHERE biz_tag = ?")) {
             ps.setString(1, bizTag);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : null;
@@ -293,15 +260,15 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     /** The tag's current high-water: every number up to it has been handed out. Empty for an unknown tag. */
     public OptionalLong maxId(String bizTag) {
         checkTag(bizTag);
-        Long max = jdbc.run("read segment tag '" + bizTag + "'", c -> readMaxId(c, bizTag));
+        Long max = jdbc.run("read segment tag '" + bizTag + "'", s -> readMaxId(s, bizTag));
         return max == null ? OptionalLong.empty() : OptionalLong.of(max);
     }
 
     private boolean insertIfAbsent(String bizTag, long startAfter, int step, String description) {
         String sql = "INSERT INTO " + table + " (biz_tag, max_id, step, description, update_time)"
                 + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
-        return jdbc.run("create segment tag '" + bizTag + "'", c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+        return jdbc.run("create segment tag '" + bizTag + "'", s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, bizTag);
                 ps.setLong(2, startAfter);
                 ps.setInt(3, step);
@@ -310,6 +277,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
                 return Boolean.TRUE;
             } catch (SQLException e) {
                 if (JdbcRunner.isDuplicateKey(e)) {
+                    s.rollback();
                     return Boolean.FALSE;
                 }
                 throw e;

@@ -2,31 +2,53 @@
 -- judged by the Redis clock. Never a counter taken modulo the slot count.
 --
 -- KEYS (all share the hash tag {<prefix>:<namespace>}, so the script runs on Redis Cluster):
---   KEYS[1]  gen      hash {id, run_id, floor, guard, ms}: the data generation marker
---   KEYS[2]  owner    hash slot -> owner token of the lease
---   KEYS[3]  expires  hash slot -> end of the lease, Redis ms
---   KEYS[4]  hw       hash slot -> stored high-water, ms
---   KEYS[5]  info     hash slot -> "host=..;pid=..;started=.." for humans
+--   KEYS[1]  lease    hash of the namespace, the only key idworker writes:
+--                       id, run_id, floor, guard, ms   the data generation marker
+--                       layout                         the identifier layout pinned at the first borrow
+--                       slots_created                  slots 0 .. slots_created-1 have been claimed before
+--                       <slot id>                      "highWater|expires|owner|info" of one slot; owner is
+--                                                      empty while the slot is free
+--   KEYS[2]  owner    hash slot -> owner, of idworker versions before the single lease hash (read only)
+--   KEYS[3]  expires  hash slot -> lease end, of those versions (read only)
 -- ARGV:
 --   ARGV[1]  slotCount     slots 0 .. slotCount-1
---   ARGV[2]  owner         the borrower's owner token
+--   ARGV[2]  owner         the borrower's owner token (no '|')
 --   ARGV[3]  ttlMs         lease length
 --   ARGV[4]  workerNowMs   the borrower's clock
 --   ARGV[5]  maxSkewMs     largest tolerated worker/Redis clock difference
 --   ARGV[6]  info          host, pid and start time of the borrower
+--   ARGV[7]  layout        the borrower's identifier layout
 -- Reply:
---   {'OK', slot, floor, highWater, generationId}  floor = the slot's effective high-water before the claim
---   {'EXHAUSTED'}                                  every slot is held by a live lease
---   {'RETRY'}                                      the generation started in this millisecond; call again
+--   {'OK', slot, floor, highWater, generationId, policy}  floor = the slot's effective high-water before the
+--                                                         claim; policy = this server's maxmemory-policy
+--   {'EXHAUSTED', policy}                                 every slot is held by a live lease
+--   {'RETRY'}                                             the generation started in this millisecond
+--   {'LAYOUT', pinnedLayout}                              the namespace is pinned to another layout
+--   {'OLD_LEASES', count}                                 live leases of an older idworker are in KEYS[2..3]
+-- Nothing is written for LAYOUT and OLD_LEASES.
 --
--- Claim: among claimable slots (no owner, or lease ended before now) the lowest one whose effective high-water
--- is below the borrower's clock, else the one with the lowest effective high-water. It stores owner,
--- expires = now + ttl, hw = max(floor + 1, workerNow + ttl) and info.
+-- Why one hash: a generation marker and the data it protects must not be lost separately (DESIGN rule 9).
+-- Eviction, a DEL or a restart without persistence removes marker, layout, counter and slots at once, and a
+-- missing marker starts a new generation below. A slot whose record alone is missing (an HDEL by hand) is
+-- recognised by slots_created: its id lies below the counter, so it held leases before.
 --
--- Generation: when the marker is missing or was written by another Redis process (restart, stale snapshot,
--- failover), a new generation starts at Redis time ms with floor = max(old floor + 1, ms + guard), where guard
--- is the largest ttl + maxSkew any borrower of the namespace asked for (kept in the marker; this borrower's own
--- when the marker is gone). A slot's effective high-water is max(stored hw, generation floor).
+-- Steps:
+--   1. Layout: a stored layout other than ARGV[7] answers LAYOUT. Live leases in the old keys answer
+--      OLD_LEASES: workers of both versions would hand out the same slots.
+--   2. Generation: when the marker is missing or was written by another Redis process (restart, stale
+--      snapshot, failover), a new generation starts at Redis time ms with floor = max(old floor + 1,
+--      ms + guard), where guard is the largest ttl + maxSkew any borrower of the namespace asked for (kept in
+--      the marker; this borrower's own when the marker is gone). A missing layout is stored here, and a
+--      missing slots_created: 0 for a new or lost namespace (above any slot field left in it), every slot when
+--      the marker survived without it.
+--   3. Effective high-water of a slot: max(its high-water, generation floor); for a slot below slots_created
+--      whose record is missing or unreadable, max(generation floor, now + guard), as if its data were lost now.
+--      Slots from slots_created up were never claimed: the generation floor.
+--   4. Claim: among claimable slots (no record, no owner, or lease ended before now) the lowest one whose
+--      effective high-water is below the borrower's clock, else the one with the lowest effective high-water.
+--      A slot never claimed is always slots_created itself, which the claim then raises by one. The record
+--      becomes hw = max(floor + 1, workerNow + ttl), expires = now + ttl, owner, info; for a lost record
+--      hw = max(floor, workerNow + ttl), so the holder may have to renew before it issues.
 --
 -- Why that floor suffices: every high-water stored at Redis time t is at most t + guard, given worker clocks
 -- within maxSkew of Redis:
@@ -35,9 +57,12 @@
 --   * borrow stores max(floor + 1, workerNow + ttl), not floor + 1 + ttl: when the floor is ahead the borrower
 --     waits for its clock to pass it anyway and renews from there. A floor ahead of now is either a generation
 --     floor, started in an earlier millisecond (hence RETRY), so floor + 1 <= now + guard, or the high-water of
---     an expired lease, at most maxSkew ahead once its ttl has passed.
--- A generation started after a data loss at Redis time t' >= t therefore has a floor >= t + guard, at or above
--- every high-water a holder of an older generation stored; and such a holder is never renewed again.
+--     an expired lease, at most maxSkew ahead once its ttl has passed, or a lost record's floor of now + guard,
+--     which is stored without the + 1 (a lost record may have been written in this very millisecond, so its
+--     floor cannot be set in an earlier one like a generation's).
+-- A generation started, or a lost record found, at Redis time t' >= t therefore has a floor >= t + guard, at or
+-- above every high-water a holder stored before; and a holder of an older generation or a lost record is
+-- never renewed again.
 
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
@@ -50,74 +75,125 @@ end
 local time = redis.call('TIME')
 local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
-local function generation(ttl, skew)
-  local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
-  local g = redis.call('HMGET', KEYS[1], 'id', 'run_id', 'floor', 'guard', 'ms')
-  local guard = math.max(tonumber(g[4]) or 0, ttl + skew)
-  if g[1] and g[2] == run_id then
-    if guard > (tonumber(g[4]) or 0) then
-      redis.call('HSET', KEYS[1], 'guard', num(guard))
-    end
-    return g[1], tonumber(g[3]) or 0, tonumber(g[5]) or 0
-  end
-  local floor = now_ms + guard
-  local old_floor = tonumber(g[3])
-  if old_floor and old_floor + 1 > floor then
-    floor = old_floor + 1
-  end
-  local id = time[1] .. string.format('%06d', tonumber(time[2]))
-  redis.call('HSET', KEYS[1], 'id', id, 'run_id', run_id, 'floor', num(floor), 'guard', num(guard),
-      'ms', num(now_ms))
-  return id, floor, now_ms
-end
-
-local function hash(key)
-  local flat = redis.call('HGETALL', key)
-  local map = {}
-  for i = 1, #flat, 2 do
-    map[flat[i]] = flat[i + 1]
-  end
-  return map
-end
-
 local slot_count = tonumber(ARGV[1])
 local owner = ARGV[2]
 local ttl = tonumber(ARGV[3])
 local worker_now = tonumber(ARGV[4])
 local skew = tonumber(ARGV[5])
+local layout = ARGV[7]
 
-local gen_id, gen_floor, gen_ms = generation(ttl, skew)
+local lease = {}
+local flat = redis.call('HGETALL', KEYS[1])
+for i = 1, #flat, 2 do
+  lease[flat[i]] = flat[i + 1]
+end
+
+-- 1. layout and leases of the old key layout
+if lease.layout and lease.layout ~= layout then
+  return {'LAYOUT', lease.layout}
+end
+local old_owners = redis.call('HGETALL', KEYS[2])
+if #old_owners > 0 then
+  local live = 0
+  for i = 1, #old_owners, 2 do
+    if (tonumber(redis.call('HGET', KEYS[3], old_owners[i])) or 0) >= now_ms then
+      live = live + 1
+    end
+  end
+  if live > 0 then
+    return {'OLD_LEASES', live}
+  end
+end
+
+-- 2. generation
+local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local guard = math.max(tonumber(lease.guard) or 0, ttl + skew)
+local marker_found = lease.id ~= nil
+local gen_id, gen_floor, gen_ms
+if marker_found and lease.run_id == run_id then
+  gen_id, gen_floor, gen_ms = lease.id, tonumber(lease.floor) or 0, tonumber(lease.ms) or 0
+  if guard > (tonumber(lease.guard) or 0) then
+    redis.call('HSET', KEYS[1], 'guard', num(guard))
+  end
+else
+  gen_floor = now_ms + guard
+  local old_floor = tonumber(lease.floor)
+  if old_floor and old_floor + 1 > gen_floor then
+    gen_floor = old_floor + 1
+  end
+  gen_id = time[1] .. string.format('%06d', tonumber(time[2]))
+  gen_ms = now_ms
+  redis.call('HSET', KEYS[1], 'id', gen_id, 'run_id', run_id, 'floor', num(gen_floor), 'guard', num(guard),
+      'ms', num(now_ms))
+end
+if not lease.layout then
+  redis.call('HSET', KEYS[1], 'layout', layout)
+end
+local created = tonumber(lease.slots_created)
+if created == nil then
+  if marker_found then
+    -- the counter alone was deleted by hand: count every slot as claimed before
+    created = slot_count
+  else
+    -- a new or lost namespace; slot fields left by hand stay below the counter
+    created = 0
+    for field in pairs(lease) do
+      local slot = tonumber(field)
+      if slot and slot >= created then
+        created = slot + 1
+      end
+    end
+  end
+  redis.call('HSET', KEYS[1], 'slots_created', num(created))
+end
 if now_ms <= gen_ms then
   return {'RETRY'}
 end
 
-local owners = hash(KEYS[2])
-local expires = hash(KEYS[3])
-local hws = hash(KEYS[4])
+local policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:([%w%-]+)') or ''
 
-local chosen, chosen_hw
-for slot = 0, slot_count - 1 do
-  local field = tostring(slot)
-  if owners[field] == nil or (tonumber(expires[field]) or 0) < now_ms then
-    local eff = math.max(tonumber(hws[field]) or 0, gen_floor)
+-- 3. and 4. effective high-waters and the claim
+local lost_floor = math.max(gen_floor, now_ms + guard)
+
+local chosen, chosen_hw, chosen_lost
+for slot = 0, math.min(created, slot_count) - 1 do
+  local record = lease[tostring(slot)]
+  local hw, expires, holder
+  if record then
+    hw, expires, holder = string.match(record, '^(%-?%d+)|(%-?%d+)|([^|]*)|')
+  end
+  local eff, lost
+  if hw == nil then
+    eff, lost = lost_floor, true
+  elseif holder == '' or tonumber(expires) < now_ms then
+    eff = math.max(tonumber(hw), gen_floor)
+  end
+  if eff then
     if eff < worker_now then
-      chosen, chosen_hw = slot, eff
+      chosen, chosen_hw, chosen_lost = slot, eff, lost
       break
     end
     if chosen == nil or eff < chosen_hw then
-      chosen, chosen_hw = slot, eff
+      chosen, chosen_hw, chosen_lost = slot, eff, lost
     end
+  end
+end
+local is_new = false
+if created < slot_count and (chosen == nil or chosen_hw >= worker_now) then
+  if chosen == nil or gen_floor < chosen_hw or gen_floor < worker_now then
+    chosen, chosen_hw, chosen_lost, is_new = created, gen_floor, false, true
   end
 end
 
 if chosen == nil then
-  return {'EXHAUSTED'}
+  return {'EXHAUSTED', policy}
 end
 
-local field = tostring(chosen)
-local high_water = math.max(chosen_hw + 1, worker_now + ttl)
-redis.call('HSET', KEYS[2], field, owner)
-redis.call('HSET', KEYS[3], field, num(now_ms + ttl))
-redis.call('HSET', KEYS[4], field, num(high_water))
-redis.call('HSET', KEYS[5], field, ARGV[6])
-return {'OK', chosen, chosen_hw, high_water, gen_id}
+-- a lost record's floor is now + guard of this very call: one more would exceed what a write may store now
+local high_water = math.max(chosen_lost and chosen_hw or chosen_hw + 1, worker_now + ttl)
+redis.call('HSET', KEYS[1], tostring(chosen),
+    num(high_water) .. '|' .. num(now_ms + ttl) .. '|' .. owner .. '|' .. ARGV[6])
+if is_new then
+  redis.call('HSET', KEYS[1], 'slots_created', num(created + 1))
+end
+return {'OK', chosen, chosen_hw, high_water, gen_id, policy}

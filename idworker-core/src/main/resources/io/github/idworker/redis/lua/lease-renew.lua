@@ -1,11 +1,9 @@
--- lease-renew.lua: extends a lease and raises its stored high-water, only while the slot is still owned by
+-- lease-renew.lua: extends a lease and raises its stored high-water, only while the slot's record still names
 -- the caller's token and the data generation is the one the lease was borrowed in.
 --
--- KEYS (all share the hash tag {<prefix>:<namespace>}, so the script runs on Redis Cluster):
---   KEYS[1]  gen      hash {id, run_id, floor, guard, ms}: the data generation marker
---   KEYS[2]  owner    hash slot -> owner token of the lease
---   KEYS[3]  expires  hash slot -> end of the lease, Redis ms
---   KEYS[4]  hw       hash slot -> stored high-water, ms
+-- KEYS (the hash tag {<prefix>:<namespace>}, so the script runs on Redis Cluster):
+--   KEYS[1]  lease    hash of the namespace: generation marker (id, run_id, floor, guard, ms), layout,
+--                     slots_created and one field per slot, "highWater|expires|owner|info"
 -- ARGV:
 --   ARGV[1]  slot
 --   ARGV[2]  owner         the holder's owner token
@@ -18,10 +16,12 @@
 --                            snapshot, failover) or names another generation: a lease of an old generation is
 --                            never renewed, because after a stale restore its owner token may still be stored
 --                            while a successor of the newer generation holds the slot
+--   {'LOST', 'record'}       the slot's record is missing or unreadable (deleted by hand): a successor may
+--                            already hold the slot above a floor of now + ttl + max skew
 --   {'LOST', 'owner'}        the slot is free or held by another owner
 --
--- Renew never starts a generation itself: the next borrow does, with the borrower's ttl and maxSkew. Until
--- then every renewal fails, so starting it later only raises its floor.
+-- Renew never starts a generation or writes a missing record itself: the next borrow does, with the borrower's
+-- ttl and maxSkew. Until then every renewal fails, so a later start only raises the floor.
 
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
@@ -33,17 +33,24 @@ end
 
 local field = ARGV[1]
 local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
-local g = redis.call('HMGET', KEYS[1], 'id', 'run_id')
+local g = redis.call('HMGET', KEYS[1], 'id', 'run_id', field)
 if not g[1] or g[2] ~= run_id or g[1] ~= ARGV[5] then
   return {'LOST', 'generation'}
 end
-if redis.call('HGET', KEYS[2], field) ~= ARGV[2] then
+local hw, holder, info
+if g[3] then
+  hw, holder, info = string.match(g[3], '^(%-?%d+)|%-?%d+|([^|]*)|(.*)$')
+end
+if hw == nil then
+  return {'LOST', 'record'}
+end
+if holder ~= ARGV[2] then
   return {'LOST', 'owner'}
 end
 
 local time = redis.call('TIME')
 local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local high_water = math.max(tonumber(redis.call('HGET', KEYS[4], field)) or 0, tonumber(ARGV[4]))
-redis.call('HSET', KEYS[3], field, num(now_ms + tonumber(ARGV[3])))
-redis.call('HSET', KEYS[4], field, num(high_water))
+local high_water = math.max(tonumber(hw), tonumber(ARGV[4]))
+redis.call('HSET', KEYS[1], field,
+    num(high_water) .. '|' .. num(now_ms + tonumber(ARGV[3])) .. '|' .. holder .. '|' .. info)
 return {'OK', high_water}

@@ -14,9 +14,8 @@ import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.RedisIdWorker;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.snowflake.WorkerOptions;
+import io.github.idworker.test.redis.RedisTestClients;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.io.BufferedOutputStream;
@@ -26,16 +25,18 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One worker process of the fault tests: leases a worker id from the centre named on the command line, issues
- * ids at a steady rate and appends each to a binary file (8 bytes, big-endian), so the test can check the union
- * of all processes for duplicates.
+ * ids at a steady rate from several threads at once (so switches happen under concurrent callers) and appends
+ * each to a binary file (8 bytes, big-endian), so the test can check the union of all processes for duplicates.
  *
  * <p>It reports on stdout, one line each: {@code LEASE worker=… floor=… hw=…} whenever its lease changes,
  * {@code STATUS issued=… errors=… fenceTrips=… switches=…} every 200 ms, {@code ERROR <exception>} for the first
@@ -44,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Arguments: {@code centre=jdbc|redis|redis-cluster}, {@code url=<jdbc url | host:port[,host:port…]>},
  * {@code ns=…}, {@code out=<file>}, {@code rate=<ids per second>}, {@code ttlMs=…}, {@code workerBits=…},
- * {@code policy=switch|fail}.
+ * {@code policy=switch|fail}, {@code threads=<issuing threads, default 4>}.
  */
 public final class WorkerProcessMain {
 
@@ -103,8 +104,17 @@ public final class WorkerProcessMain {
         status.setDaemon(true);
         status.start();
 
+        int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(a.get("out"), true), 1 << 16))) {
-            issue(worker, out, rate);
+            List<Thread> issuers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread issuer = new Thread(() -> issue(worker, out, Math.max(1, rate / threads)), "issuer-" + t);
+                issuers.add(issuer);
+                issuer.start();
+            }
+            for (Thread issuer : issuers) {
+                issuer.join();
+            }
             out.flush();
         }
         worker.close();
@@ -121,9 +131,10 @@ public final class WorkerProcessMain {
             nodes.add(HostAndPort.from(hp));
         }
         if ("redis-cluster".equals(centre)) {
-            return new JedisCluster(nodes);
+            return RedisTestClients.cluster(nodes);
         }
-        return new JedisPooled(nodes.iterator().next());
+        HostAndPort node = nodes.iterator().next();
+        return RedisTestClients.standalone(node.getHost(), node.getPort());
     }
 
     /** A process that joins a full namespace waits for a slot to come free, as a restarted pod would. */
@@ -139,33 +150,47 @@ public final class WorkerProcessMain {
         }
     }
 
-    // written by the issuing thread only, read by the status thread
-    private static volatile long issued;
-    private static volatile long errors;
+    private static final AtomicLong issued = new AtomicLong();
+    private static final AtomicLong errors = new AtomicLong();
     private static final Set<String> errorKinds = new HashSet<>();
 
-    /** Issues about {@code rate} ids a second, in slices of 1 ms, flushing after each slice. */
-    private static void issue(AbstractIdWorker worker, DataOutputStream out, int rate) throws IOException, InterruptedException {
+    /**
+     * One issuing thread: about {@code rate} ids a second, in slices of 1 ms; each slice is written to the shared
+     * file in one piece and flushed, so a killed process loses at most ids it never handed out.
+     */
+    private static void issue(AbstractIdWorker worker, DataOutputStream out, int rate) {
         int perSlice = Math.max(1, rate / 1000);
+        long[] slice = new long[perSlice];
         long started = System.nanoTime();
         long slices = 0;
-        while (running) {
-            for (int i = 0; i < perSlice && running; i++) {
-                try {
-                    out.writeLong(worker.nextId());
-                    issued++;
-                } catch (IdWorkerException | IllegalStateException e) {
-                    errors++;
-                    error(e);
-                    Thread.sleep(20);
+        try {
+            while (running) {
+                int n = 0;
+                for (int i = 0; i < perSlice && running; i++) {
+                    try {
+                        slice[n++] = worker.nextId();
+                    } catch (IdWorkerException | IllegalStateException e) {
+                        n--;
+                        errors.incrementAndGet();
+                        error(e);
+                        Thread.sleep(20);
+                    }
+                }
+                synchronized (out) {
+                    for (int i = 0; i < n; i++) {
+                        out.writeLong(slice[i]);
+                    }
+                    out.flush();
+                }
+                issued.addAndGet(n);
+                slices++;
+                long ahead = started + slices * 1_000_000L - System.nanoTime();
+                if (ahead > 0) {
+                    Thread.sleep(ahead / 1_000_000L, (int) (ahead % 1_000_000L));
                 }
             }
-            out.flush();
-            slices++;
-            long ahead = started + slices * 1_000_000L - System.nanoTime();
-            if (ahead > 0) {
-                Thread.sleep(ahead / 1_000_000L, (int) (ahead % 1_000_000L));
-            }
+        } catch (IOException | InterruptedException e) {
+            error(e);
         }
     }
 
@@ -213,7 +238,7 @@ public final class WorkerProcessMain {
 
     private static void printStatus(AbstractIdWorker worker) {
         WorkerLease lease = worker.currentLease();
-        System.out.println("STATUS issued=" + issued + " errors=" + errors + " fenceTrips=" + worker.fenceTripCount()
+        System.out.println("STATUS issued=" + issued.get() + " errors=" + errors.get() + " fenceTrips=" + worker.fenceTripCount()
                 + " switches=" + worker.leaseSwitchCount() + " worker=" + (lease == null ? -1 : lease.workerId())
                 + " hw=" + (lease == null ? -1 : lease.highWaterMillis()) + " at=" + System.currentTimeMillis());
         System.out.flush();

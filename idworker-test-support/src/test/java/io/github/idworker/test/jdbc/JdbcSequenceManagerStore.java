@@ -10,32 +10,50 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.function.Consumer;
 
-/** The JDBC centre over one real database, with hooks that read and edit its lease table directly. */
+/** The JDBC centre over one real database, with hooks that read and edit its lease tables directly. */
 public final class JdbcSequenceManagerStore implements SequenceManagerStore {
 
     private final HikariDataSource dataSource;
     private final String table;
 
     public JdbcSequenceManagerStore(String jdbcUrl, String user, String password) {
-        this(jdbcUrl, user, password, JdbcSequenceManager.DEFAULT_TABLE);
+        this(jdbcUrl, user, password, JdbcSequenceManager.DEFAULT_TABLE, pool -> { });
     }
 
-    public JdbcSequenceManagerStore(String jdbcUrl, String user, String password, String table) {
+    /**
+     * @param pool changes the pool's settings as an application might (isolation level, auto-commit)
+     */
+    public JdbcSequenceManagerStore(String jdbcUrl, String user, String password, String table,
+                                    Consumer<HikariConfig> pool) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setUsername(user);
         config.setPassword(password);
         config.setMaximumPoolSize(16);
+        // the pool grows when a test needs it; idle connections of every test class would crowd a shared server
+        config.setMinimumIdle(1);
+        pool.accept(config);
         this.dataSource = new HikariDataSource(config);
         this.table = table;
-        JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, table);
-        manager.createSchemaIfMissing();
-        manager.verifySchema();
+        try {
+            JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, table);
+            manager.createSchemaIfMissing();
+            manager.verifySchema();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
     }
 
     public HikariDataSource dataSource() {
         return dataSource;
+    }
+
+    /** The table of the namespace records, beside the slot table. */
+    public String namespaceTable() {
+        return table + "_ns";
     }
 
     @Override
@@ -60,8 +78,29 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
     }
 
     @Override
+    public void deleteSlotRecord(String namespace, int workerId) {
+        update("DELETE FROM " + table + " WHERE ns = ? AND slot_id = ?", namespace, workerId);
+    }
+
+    /** Deletes the namespace's record (pinned layout, guard, slot count) and leaves its slot rows alone. */
+    public void deleteNamespaceRecord(String namespace) {
+        update("DELETE FROM " + namespaceTable() + " WHERE ns = ?", namespace, null);
+    }
+
+    /**
+     * Locks the slot's row from another session ({@code SELECT … FOR UPDATE} in an open transaction), so every
+     * statement that writes it waits; closing the handle rolls that transaction back.
+     */
+    @Override
+    public AutoCloseable stall(String namespace, int workerId) throws SQLException {
+        return RowLock.lock(dataSource, "SELECT slot_id FROM " + table + " WHERE ns = ? AND slot_id = ? FOR UPDATE",
+                namespace, workerId);
+    }
+
+    @Override
     public void deleteNamespace(String namespace) {
         update("DELETE FROM " + table + " WHERE ns = ?", namespace, null);
+        update("DELETE FROM " + namespaceTable() + " WHERE ns = ?", namespace, null);
     }
 
     @Override
@@ -76,6 +115,9 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
                 ps.setInt(2, slot);
             }
             ps.executeUpdate();
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -86,7 +128,11 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
             ps.setString(1, ns);
             ps.setInt(2, slot);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getObject(1) : null;
+                Object value = rs.next() ? rs.getObject(1) : null;
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+                return value;
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -8,6 +8,6 @@ class EmbeddedRedisSequenceManagerTest extends AbstractSequenceManagerContractTe
 
     @Override
     protected SequenceManagerStore createStore() {
-        return new RedisSequenceManagerStore(EmbeddedRedisSupport.newClient(), "idworker-test", true);
+        return RedisSequenceManagerStore.embedded();
     }
 }

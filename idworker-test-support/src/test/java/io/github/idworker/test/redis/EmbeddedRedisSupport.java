@@ -1,6 +1,5 @@
 package io.github.idworker.test.redis;
 
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 
@@ -41,9 +40,9 @@ public final class EmbeddedRedisSupport {
         return port;
     }
 
-    /** A new pooled client of the embedded Redis; the caller closes it. */
+    /** A new pooled client of the embedded Redis, with {@link RedisTestClients}' timeouts; the caller closes it. */
     public static UnifiedJedis newClient() {
-        return RedisClient.create("127.0.0.1", port());
+        return RedisTestClients.standalone("127.0.0.1", port());
     }
 
     private static synchronized void stop() {

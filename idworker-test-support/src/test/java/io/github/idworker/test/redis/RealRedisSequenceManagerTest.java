@@ -4,7 +4,6 @@ import io.github.idworker.test.AbstractSequenceManagerContractTest;
 import io.github.idworker.test.RealServices;
 import io.github.idworker.test.SequenceManagerStore;
 import org.junit.jupiter.api.Tag;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The {@code ISequenceManager} contract against a real Redis 7, by default on {@code 127.0.0.1:6379}
@@ -15,7 +14,6 @@ class RealRedisSequenceManagerTest extends AbstractSequenceManagerContractTest {
 
     @Override
     protected SequenceManagerStore createStore() {
-        return new RedisSequenceManagerStore(RedisClient.create(RealServices.REDIS_HOST, RealServices.REDIS_PORT),
-                "idworker-test", true);
+        return RedisSequenceManagerStore.realRedis();
     }
 }

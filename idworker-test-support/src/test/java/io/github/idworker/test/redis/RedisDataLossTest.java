@@ -2,17 +2,15 @@ package io.github.idworker.test.redis;
 
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.redis.RedisSequenceManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,18 +33,12 @@ class RedisDataLossTest {
     private static final String PREFIX = "idworker-test";
 
     private final List<AutoCloseable> toClose = new ArrayList<>();
-    private Process server;
-    private Path dir;
 
     @AfterEach
     void cleanUp() throws Exception {
         for (int i = toClose.size() - 1; i >= 0; i--) {
             toClose.get(i).close();
         }
-        if (server != null) {
-            RedisClusterSupport.kill(server);
-        }
-        RedisClusterSupport.deleteRecursively(dir);
     }
 
     private static String newNamespace() {
@@ -55,7 +47,8 @@ class RedisDataLossTest {
 
     private static LeaseRequest request(String ns, int slotCount) {
         return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, System.currentTimeMillis(), SKEW,
-                "test-host", 42);
+                "test-host", 42,
+                SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, Integer.numberOfTrailingZeros(slotCount), 12).pinned());
     }
 
     private static long redisNowMillis(UnifiedJedis jedis) {
@@ -63,24 +56,20 @@ class RedisDataLossTest {
     }
 
     private RedisSequenceManagerStore embeddedStore(String ns) {
-        RedisSequenceManagerStore store = new RedisSequenceManagerStore(EmbeddedRedisSupport.newClient(), PREFIX, true);
+        RedisSequenceManagerStore store = RedisSequenceManagerStore.embedded();
         toClose.add(store);
         toClose.add(() -> store.deleteNamespace(ns)); // runs before the store closes: closed last to first
         return store;
     }
 
-    /** Starts a redis-server process of this test's own on a free port, without persistence. */
-    private int startServer(int port) throws Exception {
-        if (dir == null) {
-            dir = Files.createTempDirectory("idworker-redis-loss-");
-        }
-        server = RedisClusterSupport.startServer(RedisClusterSupport.redisServerBinary(), port, dir, List.of());
-        return port;
+    private PrivateRedisServer startServer() throws Exception {
+        PrivateRedisServer server = PrivateRedisServer.start(List.of());
+        toClose.add(server);
+        return server;
     }
 
-    private RedisSequenceManagerStore storeOn(int port) {
-        RedisSequenceManagerStore store = new RedisSequenceManagerStore(RedisClient.create("127.0.0.1", port), PREFIX,
-                true);
+    private RedisSequenceManagerStore storeOn(PrivateRedisServer server) {
+        RedisSequenceManagerStore store = new RedisSequenceManagerStore(server.newClient(), PREFIX, true);
         toClose.add(store);
         return store;
     }
@@ -143,17 +132,17 @@ class RedisDataLossTest {
 
     @Test
     void restartedRedisProcessWithoutPersistenceEndsOldLeasesAndLiftsTheFloor() throws Exception {
-        int port = startServer(RedisClusterSupport.freePort());
+        PrivateRedisServer server = startServer();
         String ns = newNamespace();
-        RedisSequenceManagerStore before = storeOn(port);
+        RedisSequenceManagerStore before = storeOn(server);
         RedisSequenceManager holder = before.newManager();
         WorkerLease old = holder.borrow(request(ns, 4));
         old = holder.renew(old, System.currentTimeMillis() + TTL.toMillis());
-        String runIdBefore = before.jedis().hget(before.keyOf(ns, "gen"), "run_id");
+        String runIdBefore = before.jedis().hget(before.leaseKey(ns), "run_id");
 
-        RedisClusterSupport.kill(server);
-        startServer(port);
-        RedisSequenceManagerStore after = storeOn(port);
+        server.kill();
+        server.startAgain();
+        RedisSequenceManagerStore after = storeOn(server);
         long redisNow = redisNowMillis(after.jedis());
         assertThat(after.storedOwner(ns, old.workerId())).isNull();
 
@@ -165,24 +154,24 @@ class RedisDataLossTest {
 
         WorkerLease fresh = after.newManager().borrow(request(ns, 4));
         assertThat(fresh.workerId()).isEqualTo(old.workerId());
-        assertThat(after.jedis().hget(after.keyOf(ns, "gen"), "run_id")).isNotEqualTo(runIdBefore);
+        assertThat(after.jedis().hget(after.leaseKey(ns), "run_id")).isNotEqualTo(runIdBefore);
         assertNewLeaseIsAboveOldHolder(fresh, redisNow, old.highWaterMillis());
     }
 
     @Test
     void restoredStaleSnapshotEndsOldLeasesAndLiftsTheFloorAboveWhatTheSnapshotMissed() throws Exception {
-        int port = startServer(RedisClusterSupport.freePort());
+        PrivateRedisServer server = startServer();
         String ns = newNamespace();
-        RedisSequenceManagerStore before = storeOn(port);
+        RedisSequenceManagerStore before = storeOn(server);
         RedisSequenceManager holder = before.newManager();
         WorkerLease inSnapshot = holder.borrow(request(ns, 2));
         before.jedis().sendCommand(Protocol.Command.SAVE);
         WorkerLease missed = holder.borrow(request(ns, 2));
         assertThat(missed.workerId()).isNotEqualTo(inSnapshot.workerId());
 
-        RedisClusterSupport.kill(server);
-        startServer(port); // loads dump.rdb from its directory: old marker, one lease, the other one missing
-        RedisSequenceManagerStore after = storeOn(port);
+        server.kill();
+        server.startAgain(); // loads dump.rdb from its directory: old marker, one lease, the other one missing
+        RedisSequenceManagerStore after = storeOn(server);
         assertThat(after.storedOwner(ns, inSnapshot.workerId())).isEqualTo(inSnapshot.owner());
         assertThat(after.storedOwner(ns, missed.workerId())).isNull();
         assertThat(after.storedHighWater(ns, missed.workerId())).isEqualTo(-1);
@@ -210,9 +199,9 @@ class RedisDataLossTest {
         RedisSequenceManagerStore store = embeddedStore(ns);
         RedisSequenceManager holder = store.newManager();
         WorkerLease old = holder.borrow(request(ns, 2));
-        long floorBefore = Long.parseLong(store.jedis().hget(store.keyOf(ns, "gen"), "floor"));
+        long floorBefore = Long.parseLong(store.jedis().hget(store.leaseKey(ns), "floor"));
         // what a restore of this data into another Redis process looks like to the scripts
-        store.jedis().hset(store.keyOf(ns, "gen"), "run_id", "0000000000000000000000000000000000000000");
+        store.jedis().hset(store.leaseKey(ns), "run_id", "0000000000000000000000000000000000000000");
         long redisNow = redisNowMillis(store.jedis());
 
         assertThatThrownBy(() -> holder.renew(old, old.highWaterMillis() + 1_000))

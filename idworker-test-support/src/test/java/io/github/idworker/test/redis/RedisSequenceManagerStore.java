@@ -2,17 +2,30 @@ package io.github.idworker.test.redis;
 
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.test.RealServices;
 import io.github.idworker.test.SequenceManagerStore;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+
+import java.time.Duration;
 
 /**
  * The Redis centre seen by the contract kit: managers run the real Lua scripts through {@link JedisScriptExecutor};
- * the inspection hooks read and write the same hashes directly.
+ * the inspection hooks read and write the namespace's lease hash directly, whose slot fields hold
+ * {@code highWater|expires|owner|info}.
+ *
+ * <p>{@link #stall} pauses the server's writers ({@code CLIENT PAUSE .. WRITE}, Redis 6.2 and later; on a
+ * cluster only the node owning the namespace): every lease script waits, reads still answer, and a call fails
+ * when the client's socket timeout ({@link RedisTestClients#SOCKET_TIMEOUT}) has passed. It pauses every
+ * writer of that server, not only the namespace's.
  */
 public class RedisSequenceManagerStore implements SequenceManagerStore {
 
-    /** The parts of a namespace's records, as {@link RedisSequenceManager#keyOf} names them. */
-    static final String[] PARTS = {"gen", "owner", "expires", "hw", "info"};
+    /** The key prefix of the stores the factories make. */
+    public static final String TEST_PREFIX = "idworker-test";
+
+    /** Longest a stall lasts if its handle is never closed, so a failed test cannot leave Redis paused. */
+    private static final Duration MAX_STALL = Duration.ofSeconds(30);
 
     private final UnifiedJedis jedis;
     private final String keyPrefix;
@@ -31,13 +44,30 @@ public class RedisSequenceManagerStore implements SequenceManagerStore {
         this.keys = new RedisSequenceManager(new JedisScriptExecutor(jedis), keyPrefix);
     }
 
+    /** A store over the embedded Redis of this JVM, under the key prefix {@code idworker-test}. */
+    public static RedisSequenceManagerStore embedded() {
+        return new RedisSequenceManagerStore(EmbeddedRedisSupport.newClient(), TEST_PREFIX, true);
+    }
+
+    /** A store over the real Redis of the real-services profile, under the key prefix {@code idworker-test}. */
+    public static RedisSequenceManagerStore realRedis() {
+        return new RedisSequenceManagerStore(
+                RedisTestClients.standalone(RealServices.REDIS_HOST, RealServices.REDIS_PORT), TEST_PREFIX, true);
+    }
+
     public UnifiedJedis jedis() {
         return jedis;
     }
 
-    /** The Redis key of one part of a namespace's records. */
-    public String keyOf(String namespace, String part) {
-        return keys.keyOf(namespace, part);
+    /** The hash holding all lease data of {@code namespace}. */
+    public String leaseKey(String namespace) {
+        return keys.leaseKey(namespace);
+    }
+
+    /** The stored record of one slot, or {@code null} when there is none. */
+    public SlotRecord slotRecord(String namespace, int workerId) {
+        String value = jedis.hget(leaseKey(namespace), Integer.toString(workerId));
+        return value == null ? null : SlotRecord.parse(value);
     }
 
     @Override
@@ -47,33 +77,62 @@ public class RedisSequenceManagerStore implements SequenceManagerStore {
 
     @Override
     public void expireLease(String namespace, int workerId) {
-        jedis.hset(keyOf(namespace, "expires"), Integer.toString(workerId), "0");
+        SlotRecord r = slotRecord(namespace, workerId);
+        if (r != null) {
+            jedis.hset(leaseKey(namespace), Integer.toString(workerId),
+                    new SlotRecord(r.highWater(), 0, r.owner(), r.info()).format());
+        }
     }
 
     @Override
     public long storedHighWater(String namespace, int workerId) {
-        String hw = jedis.hget(keyOf(namespace, "hw"), Integer.toString(workerId));
-        return hw == null ? -1 : Long.parseLong(hw);
+        SlotRecord r = slotRecord(namespace, workerId);
+        return r == null ? -1 : r.highWater();
     }
 
     @Override
     public String storedOwner(String namespace, int workerId) {
-        return jedis.hget(keyOf(namespace, "owner"), Integer.toString(workerId));
+        SlotRecord r = slotRecord(namespace, workerId);
+        return r == null || r.owner().isEmpty() ? null : r.owner();
+    }
+
+    @Override
+    public void deleteSlotRecord(String namespace, int workerId) {
+        jedis.hdel(leaseKey(namespace), Integer.toString(workerId));
+    }
+
+    @Override
+    public AutoCloseable stall(String namespace, int workerId) {
+        String key = leaseKey(namespace);
+        jedis.sendCommand(key, Protocol.Command.CLIENT, "PAUSE", Long.toString(MAX_STALL.toMillis()), "WRITE");
+        return () -> jedis.sendCommand(key, Protocol.Command.CLIENT, "UNPAUSE");
     }
 
     @Override
     public void deleteNamespace(String namespace) {
-        String[] all = new String[PARTS.length];
-        for (int i = 0; i < PARTS.length; i++) {
-            all[i] = keyOf(namespace, PARTS[i]);
-        }
-        jedis.del(all);
+        jedis.del(leaseKey(namespace));
     }
 
     @Override
     public void close() {
         if (closeClient) {
             jedis.close();
+        }
+    }
+
+    /** One slot's field of the lease hash, {@code highWater|expires|owner|info}; the owner is empty while free. */
+    public record SlotRecord(long highWater, long expires, String owner, String info) {
+
+        static SlotRecord parse(String value) {
+            String[] parts = value.split("\\|", 4);
+            if (parts.length != 4) {
+                throw new IllegalStateException("not a slot record: '" + value + "'");
+            }
+            return new SlotRecord(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2], parts[3]);
+        }
+
+        String format() {
+            return highWater + "|" + expires + "|" + owner + "|" + info;
         }
     }
 }

@@ -2,8 +2,10 @@ package io.github.idworker.test.redis;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -13,15 +15,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +37,7 @@ class RedisSequenceManagerTest {
 
     @BeforeEach
     void open() {
-        store = new RedisSequenceManagerStore(EmbeddedRedisSupport.newClient(), "idworker-test", true);
+        store = RedisSequenceManagerStore.embedded();
     }
 
     @AfterEach
@@ -54,7 +53,8 @@ class RedisSequenceManagerTest {
     }
 
     private static LeaseRequest request(String ns, int slotCount, long workerNow) {
-        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, workerNow, SKEW, "host-a", 4242);
+        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, workerNow, SKEW, "host-a", 4242,
+                SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, Integer.numberOfTrailingZeros(slotCount), 12).pinned());
     }
 
     @Test
@@ -68,27 +68,108 @@ class RedisSequenceManagerTest {
                     .satisfies(e -> assertThat(((IdWorkerConfigurationException) e).getProperty())
                             .isEqualTo("idworker.redis.key-prefix"));
         }
-        assertThat(new RedisSequenceManager(executor, "idworker").keyOf("ns1", "hw")).isEqualTo("{idworker:ns1}:hw");
+        assertThat(new RedisSequenceManager(executor, "idworker").leaseKey("ns1")).isEqualTo("{idworker:ns1}:lease");
     }
 
     @Test
-    void allKeysOfANamespaceShareOneHashTagAndRecordWhoHoldsTheSlot() {
+    void oneHashHoldsMarkerLayoutCounterAndEverySlotRecord() {
         String ns = newNamespace();
-        WorkerLease lease = store.newManager().borrow(request(ns, 8, System.currentTimeMillis()));
-        Set<Integer> clusterSlots = new HashSet<>();
-        for (String part : RedisSequenceManagerStore.PARTS) {
-            String key = store.keyOf(ns, part);
-            assertThat(key).startsWith("{idworker-test:" + ns + "}:");
-            assertThat(store.jedis().exists(key)).as(key).isTrue();
-            clusterSlots.add(JedisClusterCRC16.getSlot(key));
-        }
-        assertThat(clusterSlots).hasSize(1);
-        String info = store.jedis().hget(store.keyOf(ns, "info"), Integer.toString(lease.workerId()));
-        assertThat(info).contains("host=host-a").contains("pid=4242").contains("started=");
-        Map<String, String> gen = store.jedis().hgetAll(store.keyOf(ns, "gen"));
-        assertThat(gen).containsKeys("id", "run_id", "floor", "guard", "ms");
-        assertThat(gen.get("id")).isEqualTo(lease.generation());
+        LeaseRequest request = request(ns, 8, System.currentTimeMillis());
+        WorkerLease lease = store.newManager().borrow(request);
+        String key = store.leaseKey(ns);
+        assertThat(key).isEqualTo("{idworker-test:" + ns + "}:lease");
+        assertThat(store.jedis().keys("{idworker-test:" + ns + "}*")).containsExactly(key);
+        Map<String, String> hash = store.jedis().hgetAll(key);
+        assertThat(hash).containsOnlyKeys("id", "run_id", "floor", "guard", "ms", "layout", "slots_created",
+                Integer.toString(lease.workerId()));
+        assertThat(hash.get("id")).isEqualTo(lease.generation());
+        assertThat(hash.get("layout")).isEqualTo(request.layout());
+        assertThat(hash.get("slots_created")).isEqualTo("1");
+        RedisSequenceManagerStore.SlotRecord record = store.slotRecord(ns, lease.workerId());
+        assertThat(record.highWater()).isEqualTo(lease.highWaterMillis());
+        assertThat(record.owner()).isEqualTo(lease.owner());
+        assertThat(record.expires()).isGreaterThan(System.currentTimeMillis());
+        assertThat(record.info()).contains("host=host-a").contains("pid=4242").contains("started=");
         assertThat(lease.ttl()).isEqualTo(TTL);
+    }
+
+    @Test
+    void ownerTokensThatWouldBreakTheRecordFormatAreRefused() {
+        String ns = newNamespace();
+        LeaseRequest bad = new LeaseRequest(ns, 2, "a|b", TTL, System.currentTimeMillis(), SKEW, "h", 1,
+                request(ns, 2, 0).layout());
+        assertThatThrownBy(() -> store.newManager().borrow(bad))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("owner");
+        assertThat(store.jedis().exists(store.leaseKey(ns))).isFalse();
+    }
+
+    @Test
+    void aNamespaceKeepsTheLayoutOfItsFirstBorrowAndRefusesOthersWithoutClaimingAnything() {
+        String ns = newNamespace();
+        RedisSequenceManager manager = store.newManager();
+        LeaseRequest first = request(ns, 1024, System.currentTimeMillis());
+        manager.borrow(first);
+        Map<String, String> before = store.jedis().hgetAll(store.leaseKey(ns));
+
+        String epochMovedOneDay = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plus(Duration.ofDays(1)), 41, 10, 12)
+                .pinned();
+        String splitMoved = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 9, 13).pinned();
+        for (String other : List.of(epochMovedOneDay, splitMoved)) {
+            int slots = other.equals(splitMoved) ? 512 : 1024;
+            LeaseRequest refused = new LeaseRequest(ns, slots, UUID.randomUUID().toString(), TTL,
+                    System.currentTimeMillis(), SKEW, "host-b", 7, other);
+            assertThatThrownBy(() -> store.newManager().borrow(refused))
+                    .isInstanceOf(LayoutMismatchException.class)
+                    .hasMessageContaining("'" + ns + "'")
+                    .hasMessageContaining(first.layout())
+                    .hasMessageContaining(other)
+                    .satisfies(e -> {
+                        LayoutMismatchException m = (LayoutMismatchException) e;
+                        assertThat(m.getPinnedLayout()).isEqualTo(first.layout());
+                        assertThat(m.getRequestedLayout()).isEqualTo(other);
+                    });
+        }
+        assertThat(store.jedis().hgetAll(store.leaseKey(ns))).isEqualTo(before);
+        assertThat(store.newManager().borrow(request(ns, 1024, System.currentTimeMillis())).workerId()).isEqualTo(1);
+    }
+
+    @Test
+    void aNamespaceLostAsAWholeAlsoLosesItsPinnedLayout() {
+        String ns = newNamespace();
+        store.newManager().borrow(request(ns, 4, System.currentTimeMillis()));
+        store.deleteNamespace(ns);
+        String other = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 1, 13).pinned();
+        store.newManager().borrow(new LeaseRequest(ns, 2, UUID.randomUUID().toString(), TTL,
+                System.currentTimeMillis(), SKEW, "host-b", 7, other));
+        assertThat(store.jedis().hget(store.leaseKey(ns), "layout")).isEqualTo(other);
+    }
+
+    @Test
+    void liveLeasesInTheKeysOfAnEarlierVersionRefuseABorrowUntilTheyAreReturned() {
+        String ns = newNamespace();
+        String oldOwners = "{idworker-test:" + ns + "}:owner";
+        String oldExpires = "{idworker-test:" + ns + "}:expires";
+        try {
+            // what a worker of the five-key version holds: owner and lease end per slot
+            store.jedis().hset(oldOwners, "3", "old-worker");
+            store.jedis().hset(oldExpires, "3", Long.toString(System.currentTimeMillis() + 60_000));
+            assertThatThrownBy(() -> store.newManager().borrow(request(ns, 4, System.currentTimeMillis())))
+                    .isInstanceOf(IdWorkerConfigurationException.class)
+                    .hasMessageContaining("'" + ns + "'")
+                    .hasMessageContaining("1 live lease")
+                    .hasMessageContaining("Stop every worker")
+                    .satisfies(e -> assertThat(((IdWorkerConfigurationException) e).getProperty())
+                            .isEqualTo("idworker.namespace"));
+            assertThat(store.jedis().exists(store.leaseKey(ns))).isFalse();
+
+            // the old worker returned its slot the old way: owner removed, lease end 0
+            store.jedis().hdel(oldOwners, "3");
+            store.jedis().hset(oldExpires, "3", "0");
+            assertThat(store.newManager().borrow(request(ns, 4, System.currentTimeMillis())).workerId()).isZero();
+        } finally {
+            store.jedis().del(oldOwners, oldExpires);
+        }
     }
 
     @Test
@@ -139,7 +220,7 @@ class RedisSequenceManagerTest {
     void lostRenewalNamesNamespaceAndWorkerId() {
         String ns = newNamespace();
         RedisSequenceManager manager = store.newManager();
-        WorkerLease lease = manager.borrow(request(ns, 2, System.currentTimeMillis()));
+        WorkerLease lease = manager.borrow(request(ns, 1, System.currentTimeMillis()));
         store.expireLease(ns, lease.workerId());
         manager.borrow(request(ns, 1, System.currentTimeMillis()));
         assertThatThrownBy(() -> manager.renew(lease, lease.highWaterMillis() + 1))
@@ -161,7 +242,7 @@ class RedisSequenceManagerTest {
         };
         RedisSequenceManager manager = new RedisSequenceManager(asBytes, "idworker-test");
         WorkerLease lease = manager.borrow(request(ns, 2, System.currentTimeMillis()));
-        assertThat(lease.generation()).isEqualTo(store.jedis().hget(store.keyOf(ns, "gen"), "id"));
+        assertThat(lease.generation()).isEqualTo(store.jedis().hget(store.leaseKey(ns), "id"));
         assertThat(manager.renew(lease, lease.highWaterMillis() + 7).highWaterMillis())
                 .isEqualTo(lease.highWaterMillis() + 7);
         manager.giveBack(lease, lease.floorMillis() + 1);

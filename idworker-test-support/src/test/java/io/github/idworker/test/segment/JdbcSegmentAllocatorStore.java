@@ -3,11 +3,13 @@ package io.github.idworker.test.segment;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
+import io.github.idworker.test.jdbc.RowLock;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.function.Consumer;
 
 /** The JDBC segment allocator over one real database, with hooks that read and edit its table directly. */
 public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
@@ -24,17 +26,32 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
      *        configure theirs
      */
     public JdbcSegmentAllocatorStore(String jdbcUrl, String user, String password, String table, boolean manualCommit) {
+        this(jdbcUrl, user, password, table, pool -> pool.setAutoCommit(!manualCommit));
+    }
+
+    /**
+     * @param pool changes the pool's settings as an application might (isolation level, auto-commit)
+     */
+    public JdbcSegmentAllocatorStore(String jdbcUrl, String user, String password, String table,
+                                     Consumer<HikariConfig> pool) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setUsername(user);
         config.setPassword(password);
         config.setMaximumPoolSize(16);
-        config.setAutoCommit(!manualCommit);
+        // the pool grows when a test needs it; idle connections of every test class would crowd a shared server
+        config.setMinimumIdle(1);
+        pool.accept(config);
         this.dataSource = new HikariDataSource(config);
         this.table = table;
-        JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, table, false);
-        allocator.createSchemaIfMissing();
-        allocator.verifySchema();
+        try {
+            JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, table, false);
+            allocator.createSchemaIfMissing();
+            allocator.verifySchema();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
     }
 
     public HikariDataSource dataSource() {
@@ -70,6 +87,11 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
     /** Sets the stored high-water of a tag, as an operator restoring an old backup would. */
     public void setMaxId(String bizTag, long maxId) {
         execute("UPDATE " + table + " SET max_id = ? WHERE biz_tag = ?", maxId, bizTag);
+    }
+
+    /** Locks the tag's row from another session until the handle is closed, as a hung transaction would. */
+    public AutoCloseable lockTag(String bizTag) throws SQLException {
+        return RowLock.lock(dataSource, "SELECT max_id FROM " + table + " WHERE biz_tag = ? FOR UPDATE", bizTag);
     }
 
     @Override

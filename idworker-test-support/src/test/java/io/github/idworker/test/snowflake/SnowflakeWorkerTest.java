@@ -1,11 +1,14 @@
 package io.github.idworker.test.snowflake;
 
+import io.github.idworker.ClockMovedBackwardsException;
+import io.github.idworker.TimestampExhaustedException;
 import io.github.idworker.jdbc.JdbcSequenceManager;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.snowflake.TickingMillisClock;
 import io.github.idworker.snowflake.WorkerOptions;
+import io.github.idworker.test.ManualClock;
 import io.github.idworker.test.jdbc.JdbcSequenceManagerStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +58,45 @@ class SnowflakeWorkerTest {
     @Test
     void theTickingClockKeepsTheSameGuarantees() throws Exception {
         checkUniqueAcrossThreads(worker(WorkerOptions.builder().clock(TickingMillisClock.shared())), 4, 250_000);
+    }
+
+    /**
+     * A clock past {@code epoch + 2^(64 - shift)} would shift the timestamp out of the identifier and wrap it into
+     * one already used; the worker must refuse instead, for single identifiers and batches alike.
+     */
+    @Test
+    void aClockBeyondTheLayoutsLastInstantIsRefusedNotWrapped() {
+        ManualClock clock = ManualClock.ofNow();
+        try (DBIdWorker worker = worker(WorkerOptions.builder().clock(clock).renewAutomatically(false))) {
+            long first = worker.nextId();
+            SnowflakeLayout layout = worker.layout();
+            int shift = layout.workerBits() + layout.sequenceBits();
+            for (long beyond : new long[] {layout.maxTimestampOffset() + 1, 1L << (64 - shift), (1L << (64 - shift)) + 5}) {
+                clock.set(layout.epochMillis() + beyond);
+                assertThatThrownBy(worker::nextId)
+                        .isInstanceOf(TimestampExhaustedException.class)
+                        .hasMessageContaining(layout.endOfLife().toString());
+                assertThatThrownBy(() -> worker.nextIds(3)).isInstanceOf(TimestampExhaustedException.class);
+            }
+            clock.set(System.currentTimeMillis() + 1);
+            assertThat(worker.nextId()).isGreaterThan(first);
+        }
+    }
+
+    /** A clock before the epoch fits no slot: the worker refuses without moving, so no slot is worn out. */
+    @Test
+    void aClockBeforeTheEpochIsRefusedWithoutSwitching() {
+        ManualClock clock = ManualClock.ofNow();
+        try (DBIdWorker worker = worker(WorkerOptions.builder().clock(clock).renewAutomatically(false))) {
+            long first = worker.nextId();
+            clock.set(worker.layout().epochMillis() - 1_000);
+            assertThatThrownBy(worker::nextId)
+                    .isInstanceOf(ClockMovedBackwardsException.class)
+                    .hasMessageContaining("before the epoch");
+            assertThat(worker.leaseSwitchCount()).isZero();
+            clock.set(System.currentTimeMillis() + 1);
+            assertThat(worker.nextId()).isGreaterThan(first);
+        }
     }
 
     private void checkUniqueAcrossThreads(DBIdWorker worker, int threads, int perThread) throws Exception {

@@ -2,6 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.DBIdWorker;
@@ -14,6 +15,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 
 /**
  * The beans of {@code @EnableIdWorker(mode = CenterMode.DB)}: a {@link JdbcSequenceManager} named
@@ -21,8 +23,10 @@ import javax.sql.DataSource;
  * declares a bean of that name) and the {@link DBIdWorker} named {@code dbIdWorker} that leases its worker id
  * from whichever bean carries that name.
  *
- * <p>Steps at startup: bind {@code idworker.*}; create the lease table when {@code idworker.jdbc.initialize-schema}
- * says so; check the table exists; build and validate the worker's options; borrow a worker id. Steps at
+ * <p>Steps at startup: bind {@code idworker.*}; check the JDBC timeouts (statement timeout shorter than the
+ * heartbeat, network timeout longer than the statement timeout); create the lease tables when
+ * {@code idworker.jdbc.initialize-schema} says so; check the tables exist; build and validate the worker's
+ * options; borrow a worker id. Steps at
  * shutdown: return the worker id before the context's lifecycle beans stop.
  */
 @Configuration(proxyBeanMethods = false)
@@ -38,7 +42,7 @@ public class DBIdWorkerConfig {
     @Bean(name = SEQUENCE_MANAGER_BEAN)
     @ConditionalOnMissingBean(name = SEQUENCE_MANAGER_BEAN)
     public JdbcSequenceManager dbSequenceManager(ObjectProvider<DataSource> dataSources,
-                                                 IdWorkerProperties properties) {
+                                                 IdWorkerProperties properties, Environment environment) {
         DataSource dataSource = dataSources.getIfUnique();
         if (dataSource == null) {
             throw new IdWorkerConfigurationException("spring.datasource.url",
@@ -48,7 +52,15 @@ public class DBIdWorkerConfig {
                             + SEQUENCE_MANAGER_BEAN);
         }
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
-        JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable());
+        JdbcTimeouts timeouts = new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout());
+        Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
+        if (timeouts.statementTimeout().compareTo(heartbeat) >= 0) {
+            throw new IdWorkerConfigurationException(JdbcTimeouts.STATEMENT_TIMEOUT_PROPERTY, "must be shorter than "
+                    + "idworker.lease.heartbeat-interval (" + heartbeat + "; a third of idworker.lease.ttl unless set), "
+                    + "so a renewal that hangs is given up and retried before the lease runs out, was "
+                    + timeouts.statementTimeout());
+        }
+        JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable(), timeouts);
         if (shouldCreateSchema(jdbc.getInitializeSchema(), manager)) {
             manager.createSchemaIfMissing();
         }

@@ -5,6 +5,7 @@ import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
+import io.github.idworker.StoreLocations;
 import io.github.idworker.WorkerIdExhaustedException;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -12,7 +13,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Turns an {@link IdWorkerException} that stopped the application from starting into one description (the
- * exception's message, which names the property or the centre's host and port) and one action.
+ * exception's message, which names the property or the centre's host and port, with credentials removed by
+ * {@link StoreLocations#redact(String)}) and one action.
  */
 public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerException> {
 
@@ -24,10 +26,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
         return new FailureAnalysis(description(rootFailure, cause), action(cause), cause);
     }
 
+    /** Redacted once more here: a message of any source may quote a data source URL or a Redis URI. */
     private String description(Throwable rootFailure, IdWorkerException cause) {
         String bean = beanName(rootFailure);
         return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    "
-                + cause.getMessage();
+                + StoreLocations.redact(cause.getMessage());
     }
 
     /** The innermost bean whose creation failed, usually the worker, its sequence manager or a segment bean. */
@@ -44,7 +47,8 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     private String action(IdWorkerException cause) {
         if (cause instanceof IdWorkerConfigurationException config) {
             if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
-                return "Create idworker's lease table with the DDL for your database (see the README), or set "
+                return "Create idworker's lease tables (the slot table and its \"_ns\" namespace table) with the DDL "
+                        + "for your database (see the README), or set "
                         + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
             if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty())) {

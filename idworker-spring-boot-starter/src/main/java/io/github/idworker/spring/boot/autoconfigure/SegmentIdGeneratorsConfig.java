@@ -2,6 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.SegmentIdGenerator;
@@ -24,7 +25,8 @@ import javax.sql.DataSource;
  * on first use. Each backs off when the application declares a bean of that name; the lookup takes its ranges
  * from whichever bean is named {@code segmentAllocator}.
  *
- * <p>Steps at startup: bind {@code idworker.segment.*}; create the segment table when
+ * <p>Steps at startup: bind {@code idworker.segment.*} and the timeouts {@code idworker.jdbc.statement-timeout}
+ * and {@code idworker.jdbc.network-timeout}; create the segment table when
  * {@code idworker.segment.initialize-schema} says so (after any {@code spring.sql.init} scripts); check the table
  * exists; register the tags listed under {@code idworker.segment.tags}; build and validate the generators'
  * options. Steps at shutdown: close every generator, so no further range is loaded.
@@ -51,7 +53,9 @@ public class SegmentIdGeneratorsConfig {
                             + "SegmentAllocator bean named " + ALLOCATOR_BEAN);
         }
         IdWorkerProperties.Segment segment = properties.getSegment();
-        JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, segment.getTable(), segment.isAutoCreate());
+        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, segment.getTable(), segment.isAutoCreate(),
+                new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
         boolean create = switch (segment.getInitializeSchema()) {
             case ALWAYS -> true;
             case EMBEDDED -> allocator.dialect() == JdbcDialect.H2;

@@ -2,7 +2,9 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.IdWorkerException;
 import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
@@ -27,9 +29,11 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,8 +101,9 @@ class DBIdWorkerConfigTest {
                         "idworker.snowflake.timestamp-bits=42", "idworker.snowflake.worker-bits=8",
                         "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=ticking",
                         "idworker.snowflake.on-large-backward-step=fail", "idworker.snowflake.max-backward=5ms",
-                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1s",
-                        "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always")
+                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms",
+                        "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always",
+                        "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
@@ -109,7 +114,11 @@ class DBIdWorkerConfigTest {
                     assertThat(worker.layout().timestampBits()).isEqualTo(42);
                     assertThat(worker.layout().workerBits()).isEqualTo(8);
                     assertThat(worker.layout().sequenceBits()).isEqualTo(13);
-                    assertThat(context.getBean(JdbcSequenceManager.class).tableName()).isEqualTo("my_slots");
+                    JdbcSequenceManager manager = context.getBean(JdbcSequenceManager.class);
+                    assertThat(manager.tableName()).isEqualTo("my_slots");
+                    assertThat(manager.namespaceTableName()).isEqualTo("my_slots_ns");
+                    assertThat(manager.timeouts())
+                            .isEqualTo(new JdbcTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3)));
                     long id = worker.nextId();
                     assertThat(worker.decode(id).workerId()).isEqualTo(worker.currentLease().workerId());
                     assertThat(worker.currentLease().ttl().toMillis()).isEqualTo(3000);
@@ -221,6 +230,12 @@ class DBIdWorkerConfigTest {
             idworker.snowflake.max-backward=5s                                           | idworker.snowflake.max-backward
             idworker.namespace=has spaces                                                | idworker.namespace
             idworker.jdbc.table=slots;drop                                               | idworker.jdbc.table
+            idworker.jdbc.statement-timeout=500ms                                        | idworker.jdbc.statement-timeout
+            idworker.jdbc.statement-timeout=1500ms                                       | idworker.jdbc.statement-timeout
+            idworker.jdbc.network-timeout=2s                                             | idworker.jdbc.network-timeout
+            idworker.jdbc.statement-timeout=5s,idworker.jdbc.network-timeout=10s         | idworker.jdbc.statement-timeout
+            idworker.lease.heartbeat-interval=2s                                         | idworker.jdbc.statement-timeout
+            idworker.lease.ttl=3s                                                        | idworker.jdbc.statement-timeout
             """)
     void badPropertiesFailStartupNamingTheProperty(String properties, String property) {
         db(TestNames.h2Url(), TestNames.namespace()).withPropertyValues(properties.split(",")).run(context -> {
@@ -232,6 +247,39 @@ class DBIdWorkerConfigTest {
             assertThat(analysis.getDescription()).contains(property);
             assertThat(analysis.getAction()).contains(property);
         });
+    }
+
+    @Test
+    void theJdbcTimeoutsDefaultToTwoAndFiveSecondsBelowTheDefaultHeartbeat() {
+        db(TestNames.h2Url(), TestNames.namespace()).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(JdbcSequenceManager.class).timeouts()).isEqualTo(JdbcTimeouts.defaults());
+            assertThat(JdbcTimeouts.defaults().statementTimeout()).as("below the default heartbeat, a third of the ttl")
+                    .isLessThan(new IdWorkerProperties().getLease().getTtl().dividedBy(3));
+        });
+    }
+
+    @Test
+    void aPasswordInTheDataSourceUrlNeverReachesAStartupFailure() {
+        String secret = "Sup3rS3cret";
+        String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;PASSWORD=" + secret;
+        db(url, TestNames.namespace())
+                .withPropertyValues("spring.datasource.password=" + secret, "idworker.jdbc.initialize-schema=never")
+                .run(context -> assertNoSecretIn(context.getStartupFailure(), secret));
+        int port = EmbeddedRedis.freePort();
+        db("jdbc:h2:tcp://127.0.0.1:" + port + "/mem:unreachable;PASSWORD=" + secret, TestNames.namespace())
+                .withPropertyValues("spring.datasource.password=" + secret,
+                        "spring.datasource.hikari.connection-timeout=1000")
+                .run(context -> assertNoSecretIn(context.getStartupFailure(), secret));
+    }
+
+    private static void assertNoSecretIn(Throwable failure, String secret) {
+        assertThat(failure).isNotNull();
+        IdWorkerException cause = StartupFailures.cause(failure, IdWorkerException.class);
+        assertThat(cause.getMessage()).contains("PASSWORD=***").doesNotContain(secret);
+        FailureAnalysis analysis = StartupFailures.analysis(failure);
+        assertThat(analysis.getDescription()).contains("PASSWORD=***").doesNotContain(secret);
+        assertThat(analysis.getAction()).doesNotContain(secret);
     }
 
     @Test

@@ -67,7 +67,8 @@ class IdWorkerHealthTest {
 
     @Test
     void downOnceTheCentreStopsRenewingAndTheHighWaterPasses() {
-        db("idworker.lease.ttl=1s", "idworker.jdbc.table=idworker_health_slot").run(context -> {
+        db("idworker.lease.ttl=4s", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=2s",
+                "idworker.jdbc.table=idworker_health_slot").run(context -> {
             HealthIndicator indicator = context.getBean("idWorkerHealthIndicator", HealthIndicator.class);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
             try (Connection c = context.getBean(DataSource.class).getConnection(); Statement s = c.createStatement()) {

@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
@@ -46,7 +47,8 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.snowflake.sequence-bits", "idworker.snowflake.max-backward",
                 "idworker.snowflake.on-large-backward-step", "idworker.snowflake.clock", "idworker.lease.ttl",
                 "idworker.lease.heartbeat-interval", "idworker.lease.max-skew", "idworker.lease.fence-wait",
-                "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.redis.key-prefix",
+                "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.jdbc.statement-timeout",
+                "idworker.jdbc.network-timeout", "idworker.redis.key-prefix",
                 "idworker.segment.table", "idworker.segment.auto-create", "idworker.segment.initialize-schema",
                 "idworker.segment.tags", "idworker.segment.min-step", "idworker.segment.max-step",
                 "idworker.segment.initial-step", "idworker.segment.prefetch-threshold",
@@ -83,6 +85,8 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(properties.getSnowflake().getWorkerBits()).isEqualTo(SnowflakeLayout.DEFAULT_WORKER_BITS);
         assertThat(properties.getSnowflake().getSequenceBits()).isEqualTo(SnowflakeLayout.DEFAULT_SEQUENCE_BITS);
         assertThat(properties.getJdbc().getTable()).isEqualTo(JdbcSequenceManager.DEFAULT_TABLE);
+        assertThat(properties.getJdbc().getStatementTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_STATEMENT_TIMEOUT);
+        assertThat(properties.getJdbc().getNetworkTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_NETWORK_TIMEOUT);
 
         IdWorkerProperties.Segment segment = properties.getSegment();
         assertThat(segment.getTable()).isEqualTo(JdbcSegmentAllocator.DEFAULT_TABLE);
@@ -117,6 +121,8 @@ class IdWorkerPropertiesMetadataTest {
                 .containsEntry("idworker.segment.target-lifetime", "15m")
                 .containsEntry("idworker.segment.initialize-schema", "embedded")
                 .containsEntry("idworker.segment.redis.step", "1000")
-                .containsEntry("idworker.segment.redis.lock-ttl", "10s");
+                .containsEntry("idworker.segment.redis.lock-ttl", "10s")
+                .containsEntry("idworker.jdbc.statement-timeout", "2s")
+                .containsEntry("idworker.jdbc.network-timeout", "5s");
     }
 }

@@ -86,8 +86,9 @@ class RedisIdWorkerConfigTest {
 
             RedisSequenceManager manager = context.getBean(RedisSequenceManager.class);
             try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
-                assertThat(jedis.hget(manager.keyOf(namespace, "owner"), Integer.toString(worker.currentLease().workerId())))
-                        .isEqualTo(worker.currentLease().owner());
+                // a slot's record in the namespace's lease hash: highWater|expires|owner|info
+                String record = jedis.hget(manager.leaseKey(namespace), Integer.toString(worker.currentLease().workerId()));
+                assertThat(record.split("\\|")[2]).isEqualTo(worker.currentLease().owner());
             }
         });
     }
@@ -140,8 +141,8 @@ class RedisIdWorkerConfigTest {
                     assertThat(worker.nextIds(100)).doesNotHaveDuplicates();
                     assertThat(used[0].calls).containsExactly("borrow");
                     try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
-                        assertThat(jedis.exists("{custom-prefix:" + namespace + "}:owner")).isTrue();
-                        assertThat(jedis.exists("{idworker:" + namespace + "}:owner")).isFalse();
+                        assertThat(jedis.exists("{custom-prefix:" + namespace + "}:lease")).isTrue();
+                        assertThat(jedis.exists("{idworker:" + namespace + "}:lease")).isFalse();
                     }
                 });
         assertThat(used[0].calls).containsExactly("borrow", "giveBack");
@@ -164,9 +165,9 @@ class RedisIdWorkerConfigTest {
         });
         // an expired but unreturned lease would still show its owner here
         try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
-            assertThat(jedis.hget("{idworker:" + namespace + "}:owner", "0")).as("owner after close").isNull();
-            assertThat(Long.parseLong(jedis.hget("{idworker:" + namespace + "}:hw", "0")))
-                    .as("high-water = last issued timestamp").isEqualTo(last[1]);
+            String[] record = jedis.hget("{idworker:" + namespace + "}:lease", "0").split("\\|");
+            assertThat(record[2]).as("owner after close").isEmpty();
+            assertThat(Long.parseLong(record[0])).as("high-water = last issued timestamp").isEqualTo(last[1]);
         }
         oneSlot.run(context -> {
             assertThat(context).hasNotFailed();

@@ -2,6 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentGeneratorOptions;
@@ -98,11 +99,14 @@ class SegmentIdGeneratorsConfigTest {
                         "idworker.segment.target-lifetime=1m", "idworker.segment.max-wait=250ms",
                         "idworker.segment.tags.invoice.start-after=70000", "idworker.segment.tags.invoice.step=25",
                         "idworker.segment.tags.invoice.description=invoice numbers",
-                        "idworker.segment.tags.ticket.step=5")
+                        "idworker.segment.tags.ticket.step=5", "idworker.jdbc.statement-timeout=3s",
+                        "idworker.jdbc.network-timeout=7s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     JdbcSegmentAllocator allocator = context.getBean(JdbcSegmentAllocator.class);
                     assertThat(allocator.tableName()).isEqualTo("my_segments");
+                    assertThat(allocator.timeouts())
+                            .isEqualTo(new JdbcTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(7)));
                     assertThat(allocator.isAutoCreateTags()).isTrue();
 
                     SegmentIdGenerators generators = context.getBean(SegmentIdGenerators.class);
@@ -299,6 +303,8 @@ class SegmentIdGeneratorsConfigTest {
             idworker.segment.table=segments;drop                               | idworker.segment.table
             idworker.segment.tags.order.start-after=-1                         | idworker.segment.tags.order.start-after
             idworker.segment.tags.order.step=0                                 | idworker.segment.tags.order.step
+            idworker.jdbc.statement-timeout=0s                                 | idworker.jdbc.statement-timeout
+            idworker.jdbc.network-timeout=1s                                   | idworker.jdbc.network-timeout
             """)
     void badValuesFailStartupNamingTheProperty(String properties, String property) {
         segments(TestNames.h2Url()).withPropertyValues(properties.split(",")).run(context -> {

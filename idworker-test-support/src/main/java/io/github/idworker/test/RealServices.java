@@ -1,7 +1,8 @@
 package io.github.idworker.test;
 
 /**
- * Where the real-services profile finds its stores; each can be moved with a system property or an
+ * Where the real-services profile finds its stores (MariaDB, PostgreSQL, Redis), for the kit's own tests and for
+ * projects that run the kit against the same services; each can be moved with a system property or an
  * environment variable of the same name in upper case (for example {@code IDWORKER_MARIADB_URL}).
  */
 public final class RealServices {

@@ -1,0 +1,118 @@
+package io.github.idworker.sample;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample in profile {@code external}, started in this JVM over a database and a Redis the subclass provides,
+ * stopped and started again: numbers continue above everything issued before the restart. Each test uses its own
+ * namespace and tag, and removes the tag's row and every Redis key of both afterwards.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+abstract class AbstractExternalProfileTest {
+
+    final String namespace = "t-" + UUID.randomUUID().toString().substring(0, 13);
+    final String tag = "t-" + UUID.randomUUID().toString().substring(0, 13);
+
+    private final String databaseUrl;
+    private final String databaseUser;
+    private final String redisHost;
+    private final int redisPort;
+
+    /**
+     * @param databaseUrl JDBC URL of the shared database, reached with an empty password
+     * @param databaseUser user of the shared database
+     * @param redisHost host of the shared Redis
+     * @param redisPort port of the shared Redis
+     */
+    AbstractExternalProfileTest(String databaseUrl, String databaseUser, String redisHost, int redisPort) {
+        this.databaseUrl = databaseUrl;
+        this.databaseUser = databaseUser;
+        this.redisHost = redisHost;
+        this.redisPort = redisPort;
+    }
+
+    /** Starts the sample with profile {@code external} and the database and Redis of this test. */
+    ConfigurableApplicationContext start(String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser));
+        arguments.addAll(Arrays.asList(extraArguments));
+        return startWith(new String[] {"external"}, arguments);
+    }
+
+    /** Starts the sample with {@code profiles}, only the given datasource arguments, and this test's Redis. */
+    ConfigurableApplicationContext startWith(String[] profiles, List<String> datasourceArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0",
+                "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
+                "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms",
+                "--idworker.segment.initialize-schema=always"));
+        arguments.addAll(datasourceArguments);
+        // as command-line arguments: they must win over the profile's own files
+        return new SpringApplicationBuilder(IdWorkerSampleApplication.class).profiles(profiles)
+                .run(arguments.toArray(String[]::new));
+    }
+
+    static int port(ConfigurableApplicationContext app) {
+        return app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
+
+    @Test
+    void segmentAndSequenceNumbersContinueAboveEverythingIssuedBeforeARestart() throws Exception {
+        long highestBefore;
+        try (ConfigurableApplicationContext app = start()) {
+            long[] segment = SampleHttp.get(port(app), "/ids/segment/" + tag + "?count=3").ids();
+            long[] sequence = SampleHttp.get(port(app), "/ids/sequence/" + tag + "?count=3").ids();
+            assertThat(segment).containsExactly(1, 2, 3);
+            assertThat(sequence).hasSize(3).isSorted();
+            highestBefore = LongStream.concat(Arrays.stream(segment), Arrays.stream(sequence)).max().orElseThrow();
+        }
+        try (ConfigurableApplicationContext app = start()) {
+            long[] segment = SampleHttp.get(port(app), "/ids/segment/" + tag + "?count=3").ids();
+            long[] sequence = SampleHttp.get(port(app), "/ids/sequence/" + tag + "?count=3").ids();
+            assertThat(segment).as("segment numbers after the restart").hasSize(3).isSorted();
+            assertThat(segment[0]).as("first segment number after the restart").isGreaterThan(highestBefore);
+            assertThat(sequence[0]).as("first sequence number after the restart").isGreaterThan(highestBefore);
+            assertThat(segment).doesNotContain(sequence);
+        }
+    }
+
+    @AfterEach
+    void removeWhatTheTestLeft() {
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(databaseUrl, databaseUser, "");
+        try {
+            JdbcClient.create(dataSource).sql("DELETE FROM idworker_segment WHERE biz_tag = ?").param(tag).update();
+        } catch (BadSqlGrammarException e) {
+            // no application of this test got as far as creating the segment table: nothing to remove
+        }
+        try (Jedis jedis = new Jedis(redisHost, redisPort)) {
+            for (String pattern : List.of("{idworker:" + namespace + "}:*", "{idworker:segment:" + tag + "}:*")) {
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(pattern).count(1000));
+                    if (!page.getResult().isEmpty()) {
+                        jedis.del(page.getResult().toArray(String[]::new));
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.github.idworker.sample;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.lease.ISequenceManager;
+import io.github.idworker.test.SequenceManagerStore;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.mybatis.spring.SqlSessionTemplate;
+import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.UUID;
+
+/**
+ * {@link MyBatisSequenceManager} over a real database with the sample's {@code schema.sql}, seen by the contract
+ * kit; every manager gets its own MyBatis session factory over one pool, as separate processes would.
+ */
+final class MyBatisStore implements SequenceManagerStore {
+
+    private final HikariDataSource dataSource = new HikariDataSource();
+    private final JdbcDialect dialect;
+    private final JdbcClient jdbc;
+
+    /** A fresh in-memory H2 database. */
+    static MyBatisStore h2() throws SQLException {
+        return new MyBatisStore("jdbc:h2:mem:" + UUID.randomUUID(), "sa", null);
+    }
+
+    /**
+     * @param isolation the pool's default isolation level (for example {@code TRANSACTION_REPEATABLE_READ}), or
+     *        {@code null} for the driver's default
+     */
+    MyBatisStore(String url, String user, String isolation) throws SQLException {
+        dataSource.setJdbcUrl(url);
+        dataSource.setUsername(user);
+        dataSource.setMaximumPoolSize(16);
+        if (isolation != null) {
+            dataSource.setTransactionIsolation(isolation);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            dialect = JdbcDialect.fromProductName(c.getMetaData().getDatabaseProductName());
+            ScriptUtils.executeSqlScript(c, new ClassPathResource("schema.sql"));
+        }
+        jdbc = JdbcClient.create(dataSource);
+    }
+
+    HikariDataSource dataSource() {
+        return dataSource;
+    }
+
+    @Override
+    public ISequenceManager newManager() {
+        Configuration configuration = new Configuration(
+                new Environment("contract", new SpringManagedTransactionFactory(), dataSource));
+        configuration.addMapper(WorkerSlotMapper.class);
+        SqlSessionFactory factory = new SqlSessionFactoryBuilder().build(configuration);
+        WorkerSlotMapper mapper = new SqlSessionTemplate(factory).getMapper(WorkerSlotMapper.class);
+        return new MyBatisSequenceManager(mapper, dataSource, dialect);
+    }
+
+    @Override
+    public void expireLease(String namespace, int workerId) {
+        jdbc.sql("UPDATE idworker_worker_slot SET expires_at = 0 WHERE ns = ? AND slot_id = ?")
+                .params(namespace, workerId).update();
+    }
+
+    @Override
+    public long storedHighWater(String namespace, int workerId) {
+        return jdbc.sql("SELECT high_water FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?")
+                .params(namespace, workerId).query(Long.class).optional().orElse(-1L);
+    }
+
+    @Override
+    public String storedOwner(String namespace, int workerId) {
+        return jdbc.sql("SELECT owner_token FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?")
+                .params(namespace, workerId).query(String.class).optional().orElse(null);
+    }
+
+    @Override
+    public void deleteSlotRecord(String namespace, int workerId) {
+        jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?").params(namespace, workerId).update();
+    }
+
+    /** Another session holds the slot's row locked ({@code SELECT … FOR UPDATE}) until the handle is closed. */
+    @Override
+    public AutoCloseable stall(String namespace, int workerId) throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT slot_id FROM idworker_worker_slot WHERE ns = ? AND slot_id = ? FOR UPDATE")) {
+                ps.setString(1, namespace);
+                ps.setInt(2, workerId);
+                ps.executeQuery().close();
+            }
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return () -> {
+            try (c) {
+                c.rollback();
+            }
+        };
+    }
+
+    @Override
+    public void deleteNamespace(String namespace) {
+        jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ?").param(namespace).update();
+        jdbc.sql("DELETE FROM idworker_worker_slot_ns WHERE ns = ?").param(namespace).update();
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,44 @@
+package io.github.idworker.test.redis;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the test classpath's slf4j-simple logs while a piece of code runs. slf4j-simple has no appenders; it
+ * writes every line to whatever {@link System#err} is at that moment, so swapping the stream captures the log
+ * (still passed on to the real stream). Tests of this module run one at a time in one JVM.
+ */
+final class StderrLog {
+
+    private StderrLog() {
+    }
+
+    /** Runs {@code action} and returns the log lines written meanwhile. */
+    static String during(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream tee = new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                captured.write(b);
+                original.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                captured.write(b, off, len);
+                original.write(b, off, len);
+            }
+        }, true, StandardCharsets.UTF_8);
+        System.setErr(tee);
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+            tee.flush();
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+}
