@@ -1,6 +1,6 @@
 package io.github.idworker.benchmarks;
 
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;

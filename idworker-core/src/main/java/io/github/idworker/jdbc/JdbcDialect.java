@@ -37,12 +37,7 @@ public enum JdbcDialect {
         return nowMillis;
     }
 
-    /** The class-path resource holding the lease tables' DDL, with {@code ${table}} for the slot table's name. */
-    public String schemaResource() {
-        return schemaResource("jdbc");
-    }
-
-    /** The class-path resource {@code io/github/idworker/<folder>/schema-<database>.sql}. */
+    /** The class-path resource {@code io/github/idworker/<folder>/schema-<database>.sql}, e.g. folder {@code lease/jdbc}. */
     public String schemaResource(String folder) {
         return "io/github/idworker/" + folder + "/schema-" + schemaName + ".sql";
     }

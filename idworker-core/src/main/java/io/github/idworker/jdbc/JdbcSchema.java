@@ -34,7 +34,7 @@ public final class JdbcSchema {
     private final Map<String, String> columnsByTable;
 
     /**
-     * @param folder the resource folder under {@code io/github/idworker/}, e.g. {@code jdbc}
+     * @param folder the resource folder under {@code io/github/idworker/}, the store's package, e.g. {@code lease/jdbc}
      * @param table the main table's name, put in for {@code ${table}}
      * @param initializeSchemaProperty the property that makes the application create the tables, named when
      *        they are missing

@@ -24,10 +24,13 @@ public final class LuaScript {
         this.sha1 = sha1Hex(source);
     }
 
-    /** Reads {@code io/github/idworker/redis/lua/<name>.lua} from the class path. */
-    public static LuaScript load(String name) {
-        String path = "io/github/idworker/redis/lua/" + name + ".lua";
-        try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(path)) {
+    /**
+     * Reads {@code <package of owner>/lua/<name>.lua} from the class path, so each store's scripts sit beside
+     * its classes (e.g. {@code io/github/idworker/lease/redis/lua/lease-borrow.lua}).
+     */
+    public static LuaScript load(Class<?> owner, String name) {
+        String path = owner.getPackageName().replace('.', '/') + "/lua/" + name + ".lua";
+        try (InputStream in = owner.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + path + " is missing from the class path");
             }

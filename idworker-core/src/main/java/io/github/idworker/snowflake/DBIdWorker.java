@@ -4,7 +4,7 @@ import io.github.idworker.lease.ISequenceManager;
 
 /**
  * A snowflake worker whose worker id is leased from a relational database centre (by default
- * {@link io.github.idworker.jdbc.JdbcSequenceManager}); it keeps every guarantee of {@link AbstractIdWorker}.
+ * {@link io.github.idworker.lease.jdbc.JdbcSequenceManager}); it keeps every guarantee of {@link AbstractIdWorker}.
  */
 public class DBIdWorker extends AbstractIdWorker {
 

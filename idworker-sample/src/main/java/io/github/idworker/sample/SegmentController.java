@@ -1,7 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.segment.SegmentIdGenerators;
-import io.github.idworker.spring.boot.autoconfigure.RedisSequenceGenerators;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

@@ -1,7 +1,7 @@
 package io.github.idworker.sample;
 
-import io.github.idworker.test.AbstractSequenceManagerContractTest;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.lease.SequenceManagerStore;
 
 /**
  * The sample's own {@link MyBatisSequenceManager} keeps the same contract as idworker's centres: this one line of

@@ -3,7 +3,7 @@ package io.github.idworker.sample;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.lease.ISequenceManager;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.SequenceManagerStore;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactory;

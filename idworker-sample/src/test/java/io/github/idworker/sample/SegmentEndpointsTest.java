@@ -1,7 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.segment.SegmentIdGenerators;
-import io.github.idworker.spring.boot.autoconfigure.RedisSequenceGenerators;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

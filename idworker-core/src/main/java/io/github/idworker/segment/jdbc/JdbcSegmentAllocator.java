@@ -49,7 +49,7 @@ import java.util.OptionalLong;
  * a duplicate-key error means a concurrent registration won, which is success too. An existing row is never
  * changed.
  *
- * <p>DDL per database: {@code io/github/idworker/segment/schema-{h2,mysql,postgresql}.sql}, with {@code ${table}}
+ * <p>DDL per database: {@code io/github/idworker/segment/jdbc/schema-{h2,mysql,postgresql}.sql}, with {@code ${table}}
  * for the table name; {@link #createSchemaIfMissing()} runs it.
  */
 public class JdbcSegmentAllocator implements SegmentAllocator {
@@ -93,7 +93,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         }
         this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("segment", tableName, INITIALIZE_SCHEMA_PROPERTY,
+        this.schema = new JdbcSchema("segment/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(tableName, "biz_tag, max_id, step, description, update_time"));
         this.autoCreateTags = autoCreateTags;
     }
@@ -124,7 +124,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
 
     /** The class-path resource holding the segment table's DDL for {@code dialect}. */
     public static String schemaResource(JdbcDialect dialect) {
-        return dialect.schemaResource("segment");
+        return dialect.schemaResource("segment/jdbc");
     }
 
     /** The DDL of the segment table for this database, with the table name filled in. */

@@ -74,10 +74,10 @@ public class RedisSegmentIdGenerator implements IdGenerator {
     public static final long MAX_NUMBER = (1L << 53) - 1;
 
     private static final Logger log = LoggerFactory.getLogger(RedisSegmentIdGenerator.class);
-    private static final LuaScript NEXT = LuaScript.load("segment-next");
-    private static final LuaScript LOCK = LuaScript.load("segment-lock");
-    private static final LuaScript UNLOCK = LuaScript.load("segment-unlock");
-    private static final LuaScript INSTALL = LuaScript.load("segment-install");
+    private static final LuaScript NEXT = LuaScript.load(RedisSegmentIdGenerator.class, "segment-next");
+    private static final LuaScript LOCK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-lock");
+    private static final LuaScript UNLOCK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-unlock");
+    private static final LuaScript INSTALL = LuaScript.load(RedisSegmentIdGenerator.class, "segment-install");
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 

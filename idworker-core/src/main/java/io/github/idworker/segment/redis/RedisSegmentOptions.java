@@ -1,7 +1,7 @@
 package io.github.idworker.segment.redis;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 
 import java.time.Duration;
 

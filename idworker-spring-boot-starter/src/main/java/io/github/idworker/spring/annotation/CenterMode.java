@@ -7,13 +7,13 @@ public enum CenterMode {
 
     /**
      * The application's {@code DataSource}: bean {@code dbSequenceManager} (a
-     * {@link io.github.idworker.jdbc.JdbcSequenceManager}) and worker bean {@code dbIdWorker}.
+     * {@link io.github.idworker.lease.jdbc.JdbcSequenceManager}) and worker bean {@code dbIdWorker}.
      */
     DB,
 
     /**
      * The application's Redis connection: bean {@code redisSequenceManager} (a
-     * {@link io.github.idworker.redis.RedisSequenceManager}) and worker bean {@code redisIdWorker}.
+     * {@link io.github.idworker.lease.redis.RedisSequenceManager}) and worker bean {@code redisIdWorker}.
      */
     REDIS
 }

@@ -33,7 +33,7 @@ import java.lang.annotation.Target;
  *       {@link io.github.idworker.segment.SegmentIdGenerator} per tag, double-buffered. Numbers are unique
  *       across nodes and increase per node; a restart continues above everything issued before.</li>
  *   <li>With {@link #redisSequences()}: bean {@code redisSequenceGenerators}
- *       ({@link io.github.idworker.spring.boot.autoconfigure.RedisSequenceGenerators}): one
+ *       ({@link io.github.idworker.segment.redis.RedisSequenceGenerators}): one
  *       {@link io.github.idworker.segment.redis.RedisSegmentIdGenerator} per tag over the application's
  *       {@code RedisConnectionFactory}. Numbers are unique and strictly increase in the order calls reach Redis,
  *       across all nodes; each call is one Redis round trip.</li>

@@ -1,7 +1,7 @@
 package io.github.idworker.test.jdbc;
 
 import io.github.idworker.jdbc.JdbcDialect;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;

@@ -1,7 +1,7 @@
 package io.github.idworker.test.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;

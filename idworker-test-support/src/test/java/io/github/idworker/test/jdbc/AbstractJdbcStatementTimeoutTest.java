@@ -1,7 +1,7 @@
 package io.github.idworker.test.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;

@@ -1,7 +1,7 @@
 package io.github.idworker.test.jdbc;
 
-import io.github.idworker.test.AbstractSequenceManagerContractTest;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.lease.SequenceManagerStore;
 
 class H2MySqlModeSequenceManagerTest extends AbstractSequenceManagerContractTest {
     @Override

@@ -1,8 +1,8 @@
 package io.github.idworker.test.jdbc;
 
-import io.github.idworker.jdbc.JdbcSequenceManager;
-import io.github.idworker.test.AbstractSequenceManagerContractTest;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
+import io.github.idworker.test.lease.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.lease.SequenceManagerStore;
 
 /** The whole contract over a pool whose connections default to REPEATABLE READ. */
 class H2RepeatableReadSequenceManagerTest extends AbstractSequenceManagerContractTest {

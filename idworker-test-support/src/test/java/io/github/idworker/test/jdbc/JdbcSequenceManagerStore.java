@@ -2,9 +2,9 @@ package io.github.idworker.test.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.lease.ISequenceManager;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.SequenceManagerStore;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,9 +1,9 @@
 package io.github.idworker.test.jdbc;
 
-import io.github.idworker.jdbc.JdbcSequenceManager;
-import io.github.idworker.test.AbstractSequenceManagerContractTest;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
+import io.github.idworker.test.lease.AbstractSequenceManagerContractTest;
 import io.github.idworker.test.RealServices;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.SequenceManagerStore;
 import org.junit.jupiter.api.Tag;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.idworker.test.jdbc;
 
-import io.github.idworker.test.AbstractSequenceManagerContractTest;
+import io.github.idworker.test.lease.AbstractSequenceManagerContractTest;
 import io.github.idworker.test.RealServices;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.SequenceManagerStore;
 import org.junit.jupiter.api.Tag;
 
 @Tag("real-services")

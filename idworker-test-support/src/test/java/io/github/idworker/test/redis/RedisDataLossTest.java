@@ -4,7 +4,7 @@ import io.github.idworker.LeaseLostException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.lease.WorkerLease;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

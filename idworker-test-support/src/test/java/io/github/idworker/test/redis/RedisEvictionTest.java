@@ -1,7 +1,7 @@
 package io.github.idworker.test.redis;
 
 import io.github.idworker.lease.LeaseRequest;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.test.ManualClock;

@@ -1,9 +1,9 @@
 package io.github.idworker.test.redis;
 
 import io.github.idworker.redis.JedisScriptExecutor;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.test.RealServices;
-import io.github.idworker.test.SequenceManagerStore;
+import io.github.idworker.test.lease.SequenceManagerStore;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 

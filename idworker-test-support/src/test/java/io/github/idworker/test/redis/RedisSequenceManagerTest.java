@@ -9,7 +9,7 @@ import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.redis.RedisScriptExecutor;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

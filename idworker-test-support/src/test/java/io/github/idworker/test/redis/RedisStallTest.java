@@ -3,7 +3,7 @@ package io.github.idworker.test.redis;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

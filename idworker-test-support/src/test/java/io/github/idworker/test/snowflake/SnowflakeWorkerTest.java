@@ -2,7 +2,7 @@ package io.github.idworker.test.snowflake;
 
 import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.TimestampExhaustedException;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.SnowflakeLayout;

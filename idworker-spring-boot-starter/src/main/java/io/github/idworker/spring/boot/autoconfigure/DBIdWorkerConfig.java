@@ -1,7 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;

@@ -2,7 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.lease.ISequenceManager;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.RedisIdWorker;
 import org.springframework.beans.factory.ObjectProvider;

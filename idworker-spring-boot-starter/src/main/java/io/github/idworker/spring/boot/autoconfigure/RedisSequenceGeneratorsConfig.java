@@ -3,6 +3,8 @@ package io.github.idworker.spring.boot.autoconfigure;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

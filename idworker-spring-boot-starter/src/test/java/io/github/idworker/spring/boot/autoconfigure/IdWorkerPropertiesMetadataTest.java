@@ -1,6 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
-import io.github.idworker.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;

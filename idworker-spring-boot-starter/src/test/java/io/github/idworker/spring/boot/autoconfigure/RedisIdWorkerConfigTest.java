@@ -4,7 +4,7 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
-import io.github.idworker.redis.RedisSequenceManager;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.RedisIdWorker;

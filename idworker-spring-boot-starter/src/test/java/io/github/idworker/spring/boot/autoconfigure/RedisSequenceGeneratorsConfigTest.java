@@ -5,7 +5,9 @@ import io.github.idworker.segment.SegmentIdGenerators;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

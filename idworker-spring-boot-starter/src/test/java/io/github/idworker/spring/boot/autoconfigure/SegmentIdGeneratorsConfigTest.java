@@ -10,9 +10,11 @@ import io.github.idworker.segment.SegmentIdGenerator;
 import io.github.idworker.segment.SegmentIdGenerators;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.spring.annotation.EnableIdWorker;
 import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,4 +1,4 @@
-package io.github.idworker.redis;
+package io.github.idworker.lease.redis;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
@@ -9,6 +9,9 @@ import io.github.idworker.WorkerIdExhaustedException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
+import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.redis.ScriptReplies;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,9 +107,9 @@ public class RedisSequenceManager implements ISequenceManager {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSequenceManager.class);
 
-    private static final LuaScript BORROW = LuaScript.load("lease-borrow");
-    private static final LuaScript RENEW = LuaScript.load("lease-renew");
-    private static final LuaScript RETURN = LuaScript.load("lease-return");
+    private static final LuaScript BORROW = LuaScript.load(RedisSequenceManager.class, "lease-borrow");
+    private static final LuaScript RENEW = LuaScript.load(RedisSequenceManager.class, "lease-renew");
+    private static final LuaScript RETURN = LuaScript.load(RedisSequenceManager.class, "lease-return");
 
     /** How long a borrow keeps asking again while its generation is starting (normally one millisecond). */
     private static final long MAX_RETRY_NANOS = 2_000_000_000L;

@@ -1,7 +1,6 @@
-package io.github.idworker.test;
+package io.github.idworker.test.lease;
 
 import io.github.idworker.lease.ISequenceManager;
-
 /**
  * One centre under test, seen by the contract kit: how to make managers over it and how to look into it.
  * Implementations talk to a real store; none of these hooks may fake the centre's behaviour.

@@ -1,4 +1,4 @@
-package io.github.idworker.jdbc;
+package io.github.idworker.lease.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
@@ -6,9 +6,14 @@ import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
+import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.jdbc.JdbcRunner;
+import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +117,7 @@ public class JdbcSequenceManager implements ISequenceManager {
         Map<String, String> columns = new LinkedHashMap<>();
         columns.put(table, "ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at");
         columns.put(nsTable, "ns, layout, guard_ms, slots_created, created_at");
-        this.schema = new JdbcSchema("jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, columns);
+        this.schema = new JdbcSchema("lease/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, columns);
     }
 
     /** The slot table. */

@@ -1,4 +1,4 @@
-package io.github.idworker.test;
+package io.github.idworker.test.lease;
 
 import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.LayoutMismatchException;
@@ -13,6 +13,10 @@ import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.snowflake.WorkerOptions;
+import io.github.idworker.test.IssuingThreads;
+import io.github.idworker.test.ManualClock;
+import io.github.idworker.test.RunningClock;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

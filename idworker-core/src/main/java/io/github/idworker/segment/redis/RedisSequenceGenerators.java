@@ -1,4 +1,4 @@
-package io.github.idworker.spring.boot.autoconfigure;
+package io.github.idworker.segment.redis;
 
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.segment.SegmentAllocator;
