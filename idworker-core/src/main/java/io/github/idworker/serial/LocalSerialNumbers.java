@@ -1,0 +1,153 @@
+package io.github.idworker.serial;
+
+import io.github.idworker.segment.Segment;
+import io.github.idworker.segment.SegmentAllocator;
+import io.github.idworker.segment.SegmentExhaustedException;
+import io.github.idworker.segment.SegmentGeneratorOptions;
+import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.snowflake.MillisClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Serial numbers for teams without Redis: the same rules, each (rule, period) served in process from ranges
+ * reserved in the {@link SerialStore}, double-buffered like segment mode.
+ *
+ * <p>Guarantees: no string is handed out twice, across threads, nodes and restarts (each range is reserved
+ * once, durably, before any of its numbers is used); the numbers one node hands out for a period increase; the
+ * date is the hand-out date in the rule's zone. Not guaranteed: one order across nodes, or no gaps — nodes
+ * interleave, and a restart skips the rest of its ranges. For contiguous numbers across nodes use
+ * {@code RedisSerialNumbers}.
+ *
+ * <p>Steps of {@code next(rule, n)}:
+ * <ol>
+ *   <li>Read the clock once; the rule's zone turns it into the date, which gives both the period key and the
+ *       printed date, so a number is never printed with another period's date.</li>
+ *   <li>Take {@code n} numbers from the (rule, period)'s {@link SegmentIdGenerator}, created on first use with
+ *       ranges of {@code min-batch .. max-batch} numbers sized by demand.</li>
+ *   <li>A range that would pass the rule's {@code max} is cut at it; after it, {@link SerialExhaustedException}.</li>
+ * </ol>
+ * A new period's generator replaces the rule's earlier ones in the lookup, so a rule keeps at most a few
+ * generators however long it runs. Thread-safe.
+ */
+public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
+
+    private final SerialStore store;
+    private final SerialRules rules;
+    private final MillisClock clock;
+    private final Map<String, PeriodGenerator> generators = new ConcurrentHashMap<>();
+
+    private record PeriodGenerator(String rule, String period, SegmentIdGenerator generator) {
+    }
+
+    /**
+     * @param store the durable high-waters
+     * @param rules the rule lookup over the same store
+     * @param clock the wall clock that gives the date
+     */
+    public LocalSerialNumbers(SerialStore store, SerialRules rules, MillisClock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public String next(String rule) {
+        SerialRule r = rules.get(rule);
+        long now = clock.millis();
+        var date = r.date(now);
+        String period = r.period(date);
+        long number = take(r, period, 1)[0];
+        return r.format(r.dateText(date), number);
+    }
+
+    @Override
+    public List<String> next(String rule, int count) {
+        SerialRule r = rules.get(rule);
+        checkCount(r, count);
+        var date = r.date(clock.millis());
+        String period = r.period(date);
+        long[] numbers = take(r, period, count);
+        String dateText = r.dateText(date);
+        List<String> out = new ArrayList<>(count);
+        for (long n : numbers) {
+            out.add(r.format(dateText, n));
+        }
+        return out;
+    }
+
+    static void checkCount(SerialRule rule, int count) {
+        if (count < 1 || count > rule.maxBatch()) {
+            throw new IllegalArgumentException("count must be 1 to " + rule.maxBatch() + " (max-batch of serial rule '"
+                    + rule.name() + "'), was " + count);
+        }
+    }
+
+    private long[] take(SerialRule rule, String period, int count) {
+        SegmentIdGenerator generator = generator(rule, period);
+        try {
+            return count == 1 ? new long[] {generator.nextId()} : generator.nextIds(count);
+        } catch (SegmentExhaustedException e) {
+            throw new SerialExhaustedException(rule.name(), period, rule.max());
+        }
+    }
+
+    private SegmentIdGenerator generator(SerialRule rule, String period) {
+        String key = rule.name() + '\u0000' + period;
+        PeriodGenerator existing = generators.get(key);
+        if (existing != null) {
+            return existing.generator();
+        }
+        PeriodGenerator created = generators.computeIfAbsent(key, k -> new PeriodGenerator(rule.name(), period,
+                new SegmentIdGenerator(new PeriodAllocator(store, rule, period), key, SegmentGeneratorOptions.builder()
+                        .minStep(rule.minBatch())
+                        .maxStep(rule.maxBatch())
+                        .initialStep(rule.minBatch())
+                        .build())));
+        // earlier periods of the rule are over: drop their generators (a late caller still holding one keeps
+        // using its current range, which is unique all the same)
+        generators.values().removeIf(g -> g.rule().equals(rule.name()) && g.period().compareTo(period) < 0);
+        return created.generator();
+    }
+
+    /** Reserves the ranges of one (rule, period) for its generator, cut at the rule's max. */
+    private static final class PeriodAllocator implements SegmentAllocator {
+
+        private final SerialStore store;
+        private final SerialRule rule;
+        private final String period;
+
+        PeriodAllocator(SerialStore store, SerialRule rule, String period) {
+            this.store = store;
+            this.rule = rule;
+            this.period = period;
+        }
+
+        @Override
+        public Segment allocate(String bizTag, int step) {
+            SerialRange range;
+            try {
+                range = store.reserve(rule, period, step);
+            } catch (SerialExhaustedException e) {
+                throw new SegmentExhaustedException(bizTag, rule.max(), e.getMessage());
+            }
+            return new Segment(bizTag, range.last(), (int) range.size());
+        }
+
+        @Override
+        public boolean register(String bizTag, long startAfter, int defaultStep) {
+            throw new UnsupportedOperationException("serial periods open on first reservation");
+        }
+    }
+
+    /** Stops every generator's loading. */
+    @Override
+    public void close() {
+        generators.values().forEach(g -> g.generator().close());
+        generators.clear();
+    }
+}

@@ -1,0 +1,343 @@
+package io.github.idworker.serial.jdbc;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.jdbc.JdbcRunner;
+import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcTimeouts;
+import io.github.idworker.serial.SerialExhaustedException;
+import io.github.idworker.serial.SerialRange;
+import io.github.idworker.serial.SerialRule;
+import io.github.idworker.serial.SerialStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Serial rules and their durable high-waters in two tables of a relational database (H2, MySQL, MariaDB,
+ * PostgreSQL) over a plain {@link DataSource}: {@code idworker_serial_rule}, one row per rule, and
+ * {@code idworker_serial_rule_period}, one row per (rule, period). Every operation runs through
+ * {@link JdbcRunner}: its own committed transaction at READ COMMITTED, bounded by the statement and network
+ * timeouts, serialization failures retried with jitter.
+ *
+ * <p>Invariant: a period's {@code high_water} only grows and never passes the rule's {@code max_number}; every
+ * number up to it was handed out in exactly one reservation.
+ *
+ * <p>Reserve {@code count} numbers of (rule, period):
+ * <ol>
+ *   <li>In one transaction: {@code SELECT high_water ... FOR UPDATE} (concurrent reservers queue on the row);
+ *       with {@code base = max(high_water, start − 1)}, {@code new = min(base + count, max)}; when
+ *       {@code base >= max} the period is exhausted ({@link SerialExhaustedException}).</li>
+ *   <li>In the same transaction: {@code UPDATE ... SET high_water = new WHERE ... AND high_water = <read>} — a
+ *       compare-and-set, so the range {@code (base, new]} is this reservation's alone whatever the database's
+ *       locking does. Commit. No row changed → another reserver won: go back to step 1.</li>
+ *   <li>No row yet → insert it with {@code high_water = start − 1} in its own transaction (a duplicate key means
+ *       another node created it first) and go back to step 1.</li>
+ * </ol>
+ *
+ * <p>Rules: {@link #register} inserts a rule unless one of that name exists; the stored row wins (operators may
+ * tune {@code max_number}, {@code critical} and the batch bounds in the table), but a row whose shape — prefix,
+ * date pattern, width, reset or zone — differs from the configured rule fails startup naming the property,
+ * because changing the shape could print a string of the past again.
+ */
+public class JdbcSerialStore implements SerialStore {
+
+    public static final String DEFAULT_TABLE = "idworker_serial_rule";
+    public static final String TABLE_PROPERTY = "idworker.serial.table";
+    public static final String INITIALIZE_SCHEMA_PROPERTY = "idworker.serial.initialize-schema";
+    /** The period table is named after the rule table with this suffix. */
+    public static final String PERIOD_TABLE_SUFFIX = "_period";
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcSerialStore.class);
+    private static final int MAX_ATTEMPTS = 16;
+    private static final String RULE_COLUMNS = "rule_name, prefix, date_pattern, width, start_number, max_number, "
+            + "reset_period, zone_id, critical, min_batch, max_batch";
+
+    private final String table;
+    private final String periodTable;
+    private final JdbcRunner jdbc;
+    private final JdbcSchema schema;
+
+    /** Tables {@value #DEFAULT_TABLE} and {@value #DEFAULT_TABLE}{@value #PERIOD_TABLE_SUFFIX}, default timeouts. */
+    public JdbcSerialStore(DataSource dataSource) {
+        this(dataSource, DEFAULT_TABLE, JdbcTimeouts.defaults());
+    }
+
+    /**
+     * @param tableName the rule table, optionally schema-qualified; the period table is named after it with
+     *        {@value #PERIOD_TABLE_SUFFIX}
+     * @param timeouts how long any statement and any network read may take
+     * @throws IdWorkerConfigurationException naming {@value #TABLE_PROPERTY} when the name is not a plain SQL
+     *         identifier
+     */
+    public JdbcSerialStore(DataSource dataSource, String tableName, JdbcTimeouts timeouts) {
+        if (dataSource == null) {
+            throw new IllegalArgumentException("dataSource must not be null");
+        }
+        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, PERIOD_TABLE_SUFFIX);
+        this.periodTable = tableName + PERIOD_TABLE_SUFFIX;
+        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
+        this.schema = new JdbcSchema("serial/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
+                table, RULE_COLUMNS + ", created_at",
+                periodTable, "rule_name, period, high_water, update_time"));
+    }
+
+    public String tableName() {
+        return table;
+    }
+
+    public String periodTableName() {
+        return periodTable;
+    }
+
+    /** The dialect of the database behind the data source (connects once to find out). */
+    public JdbcDialect dialect() {
+        return jdbc.dialect();
+    }
+
+    /** The class-path resource holding both tables' DDL for this database. */
+    public String schemaResource() {
+        return schema.resource(dialect());
+    }
+
+    /** Creates the tables that are missing. */
+    public void createSchemaIfMissing() {
+        schema.create(jdbc);
+    }
+
+    /**
+     * Checks that both tables exist with the columns used here.
+     *
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when one does not
+     */
+    public void verifySchema() {
+        schema.verify(jdbc);
+    }
+
+    @Override
+    public SerialRule register(SerialRule rule) {
+        Optional<SerialRule> stored = find(rule.name());
+        if (stored.isEmpty()) {
+            if (insertRule(rule)) {
+                log.info("Registered serial rule {} in table {}", rule, table);
+                return rule;
+            }
+            stored = find(rule.name());
+            if (stored.isEmpty()) {
+                throw new CenterUnavailableException("Serial rule '" + rule.name() + "' vanished from table " + table
+                        + " at " + jdbc.location() + " right after another node created it; is something deleting rows?",
+                        null);
+            }
+        }
+        SerialRule held = stored.get();
+        List<String> shape = held.shapeDifferences(rule);
+        if (!shape.isEmpty()) {
+            String field = shape.get(0);
+            throw new IdWorkerConfigurationException(SerialRule.property(rule.name(), field), "is '"
+                    + rule.valueOf(field) + "' but table " + table + " holds '" + held.valueOf(field) + "' for rule '"
+                    + rule.name() + "' (differing: " + String.join(", ", shape) + "). A rule's prefix, date-pattern, "
+                    + "width, reset and zone never change, because strings handed out before could be printed again: "
+                    + "configure what the table holds, or use a new rule name.");
+        }
+        List<String> tuned = new ArrayList<>();
+        for (String field : List.of("start", "max", "critical", "min-batch", "max-batch")) {
+            if (!held.valueOf(field).equals(rule.valueOf(field))) {
+                tuned.add(field + " " + held.valueOf(field) + " (configured " + rule.valueOf(field) + ")");
+            }
+        }
+        if (!tuned.isEmpty()) {
+            log.warn("Serial rule '{}' in table {} differs from its configuration; the table wins: {}", rule.name(),
+                    table, String.join(", ", tuned));
+        }
+        return held;
+    }
+
+    @Override
+    public Optional<SerialRule> find(String name) {
+        return Optional.ofNullable(jdbc.run("read serial rule '" + name + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + " FROM " + table + " WHERE rule_name = ?")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? toRule(rs) : null;
+                }
+            }
+        }));
+    }
+
+    /** Every rule of the table, by name. */
+    public List<SerialRule> findAll() {
+        return jdbc.run("read the serial rules", s -> {
+            List<SerialRule> rules = new ArrayList<>();
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + " FROM " + table + " ORDER BY rule_name");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rules.add(toRule(rs));
+                }
+            }
+            return rules;
+        });
+    }
+
+    private SerialRule toRule(ResultSet rs) throws SQLException {
+        String name = rs.getString(1);
+        try {
+            return SerialRule.builder(name)
+                    .prefix(rs.getString(2))
+                    .datePattern(rs.getString(3))
+                    .width(rs.getInt(4))
+                    .start(rs.getLong(5))
+                    .max(rs.getLong(6))
+                    .reset(rs.getString(7))
+                    .zone(rs.getString(8))
+                    .critical(rs.getInt(9))
+                    .minBatch(rs.getInt(10))
+                    .maxBatch(rs.getInt(11))
+                    .build();
+        } catch (IdWorkerConfigurationException e) {
+            throw new IdWorkerConfigurationException(e.getProperty(), "the row of rule '" + name + "' in table " + table
+                    + " is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean insertRule(SerialRule rule) {
+        String sql = "INSERT INTO " + table + " (" + RULE_COLUMNS + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " CURRENT_TIMESTAMP)";
+        return jdbc.run("register serial rule '" + rule.name() + "'", s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setString(1, rule.name());
+                ps.setString(2, rule.prefix());
+                ps.setString(3, rule.datePattern());
+                ps.setInt(4, rule.width());
+                ps.setLong(5, rule.start());
+                ps.setLong(6, rule.max());
+                ps.setString(7, rule.reset().propertyValue());
+                ps.setString(8, rule.zone().getId());
+                ps.setInt(9, rule.critical());
+                ps.setInt(10, rule.minBatch());
+                ps.setInt(11, rule.maxBatch());
+                ps.executeUpdate();
+                return Boolean.TRUE;
+            } catch (SQLException e) {
+                if (JdbcRunner.isDuplicateKey(e)) {
+                    s.rollback();
+                    return Boolean.FALSE;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public SerialRange reserve(SerialRule rule, String period, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count + " (serial rule '"
+                    + rule.name() + "')");
+        }
+        String what = "reserve " + count + " numbers of serial rule '" + rule.name() + "' in period " + period;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Reservation r = jdbc.inTransaction(what, s -> reserveOnce(s, rule, period, count));
+            if (r.range() != null) {
+                return r.range();
+            }
+            if (r.missing()) {
+                insertPeriod(rule, period);
+            }
+        }
+        throw new CenterUnavailableException("Could not " + what + " in table " + periodTable + " at " + jdbc.location()
+                + " after " + MAX_ATTEMPTS + " attempts: the row kept changing between statements", null);
+    }
+
+    /** What one reservation transaction found: a range, a missing row, or a lost compare-and-set. */
+    private record Reservation(SerialRange range, boolean missing) {
+    }
+
+    private Reservation reserveOnce(JdbcRunner.Session s, SerialRule rule, String period, int count) throws SQLException {
+        Long read = readHighWater(s, rule.name(), period, true);
+        if (read == null) {
+            return new Reservation(null, true);
+        }
+        long base = Math.max(read, rule.start() - 1);
+        if (base >= rule.max()) {
+            throw new SerialExhaustedException(rule.name(), period, rule.max());
+        }
+        long last = Math.min(rule.max(), base + count);
+        try (PreparedStatement ps = s.prepare("UPDATE " + periodTable + " SET high_water = ?, update_time = "
+                + "CURRENT_TIMESTAMP WHERE rule_name = ? AND period = ? AND high_water = ?")) {
+            ps.setLong(1, last);
+            ps.setString(2, rule.name());
+            ps.setString(3, period);
+            ps.setLong(4, read);
+            if (ps.executeUpdate() != 1) {
+                return new Reservation(null, false);
+            }
+        }
+        return new Reservation(new SerialRange(rule.name(), period, base + 1, last), false);
+    }
+
+    private Long readHighWater(JdbcRunner.Session s, String rule, String period, boolean lock) throws SQLException {
+        try (PreparedStatement ps = s.prepare("SELECT high_water FROM " + periodTable + " WHERE rule_name = ? AND period = ?"
+                + (lock ? " FOR UPDATE" : ""))) {
+            ps.setString(1, rule);
+            ps.setString(2, period);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    private void insertPeriod(SerialRule rule, String period) {
+        String sql = "INSERT INTO " + periodTable + " (rule_name, period, high_water, update_time) VALUES (?, ?, ?, "
+                + "CURRENT_TIMESTAMP)";
+        jdbc.run("open period " + period + " of serial rule '" + rule.name() + "'", s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setString(1, rule.name());
+                ps.setString(2, period);
+                ps.setLong(3, rule.start() - 1);
+                ps.executeUpdate();
+                return Boolean.TRUE;
+            } catch (SQLException e) {
+                if (JdbcRunner.isDuplicateKey(e)) {
+                    s.rollback();
+                    return Boolean.FALSE;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public OptionalLong highWater(String rule, String period) {
+        Long hw = jdbc.run("read period " + period + " of serial rule '" + rule + "'",
+                s -> readHighWater(s, rule, period, false));
+        return hw == null ? OptionalLong.empty() : OptionalLong.of(hw);
+    }
+
+    /** Deletes a rule and all its periods: for tests and operators retiring a rule. */
+    public void deleteRule(String rule) {
+        jdbc.inTransaction("delete serial rule '" + rule + "'", s -> {
+            for (String t : new String[] {periodTable, table}) {
+                try (PreparedStatement ps = s.prepare("DELETE FROM " + t + " WHERE rule_name = ?")) {
+                    ps.setString(1, rule);
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcSerialStore[table=" + table + ", " + periodTable + "]";
+    }
+}

@@ -1,0 +1,25 @@
+-- idworker serial rules, one row per rule; the table is the source of truth. MySQL 8 / MariaDB 10.5+.
+CREATE TABLE IF NOT EXISTS ${table} (
+    rule_name    VARCHAR(64)  NOT NULL COMMENT 'rule name, letters, digits, _ and -',
+    prefix       VARCHAR(32)  NOT NULL COMMENT 'text before the date; shape, never changes',
+    date_pattern VARCHAR(16)  NOT NULL COMMENT 'yyyy, MM and dd, or empty; shape, never changes',
+    width        INT          NOT NULL COMMENT 'digits of the zero-padded number; shape, never changes',
+    start_number BIGINT       NOT NULL COMMENT 'first number of every period',
+    max_number   BIGINT       NOT NULL COMMENT 'last number of every period',
+    reset_period VARCHAR(8)   NOT NULL COMMENT 'never, daily, monthly or yearly; shape, never changes',
+    zone_id      VARCHAR(64)  NOT NULL COMMENT 'IANA zone of the date and the period; shape, never changes',
+    critical     INT          NOT NULL COMMENT 'stock level at or below which a take starts a refill',
+    min_batch    INT          NOT NULL COMMENT 'smallest refill',
+    max_batch    INT          NOT NULL COMMENT 'largest refill and largest batch of one call',
+    created_at   DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (rule_name)
+) ENGINE = InnoDB;
+
+-- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
+CREATE TABLE IF NOT EXISTS ${table}_period (
+    rule_name   VARCHAR(64)  NOT NULL,
+    period      VARCHAR(8)   NOT NULL COMMENT '20261123, 202611, 2026 or all',
+    high_water  BIGINT       NOT NULL COMMENT 'last number reserved; only grows, never past the rule max',
+    update_time DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
+    PRIMARY KEY (rule_name, period)
+) ENGINE = InnoDB;
