@@ -66,8 +66,12 @@ import java.util.concurrent.locks.LockSupport;
  *       reaches a caller as a number. {@code MAX} → {@link SerialExhaustedException}.</li>
  *   <li>When the numbers left are at or below the rule's {@code critical}, a background refill starts (at most
  *       one per stock in this process), so a steady caller never waits.</li>
- *   <li>Refill: take the lock ({@code SET NX PX}); whoever fails polls step 2 (1 ms backing off to 10 ms), at
- *       most {@code max-wait} in all, then gets {@link SerialStockEmptyException}. Holding the lock:
+ *   <li>A call the stock cannot serve starts a refill on the refill executor (unless one runs here already) and
+ *       polls step 2 (1 ms backing off to 10 ms), at most {@code max-wait} in all, then gets
+ *       {@link SerialStockEmptyException}: a hung database never holds a caller longer. A refill that failed is
+ *       not tried again for 200 ms.</li>
+ *   <li>Refill: take the lock ({@code SET NX PX}); when another node holds it, stop (that node refills). Holding
+ *       the lock:
  *       {@code serial-inspect.lua} reads what is left and the demand of the last 30 and 60 minutes; when
  *       enough is left (another node refilled) stop. Otherwise size the refill as the faster of the two paces
  *       over {@code refill-cover}, clamped to {@code [min-batch, max-batch]} and at least the waiting call's
@@ -123,6 +127,8 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         final AtomicBoolean running = new AtomicBoolean();
         volatile long failedAtNanos;
         volatile RuntimeException lastFailure;
+        /** The rule's max when the database said the period was exhausted; a raised max makes it stale. */
+        volatile long exhaustedMax = -1;
     }
 
     /**
@@ -192,7 +198,11 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         return s;
     }
 
-    /** Takes {@code count} numbers from {@code stock}; returns the first. */
+    /**
+     * Takes {@code count} numbers from {@code stock}; returns the first. A caller that finds the stock short
+     * asks for a refill and polls the stock until it lands, so its wait is bounded by {@code max-wait} even
+     * when the database hangs.
+     */
     private long take(Stock stock, int count) {
         if (closed) {
             throw new IdWorkerException("RedisSerialNumbers is closed");
@@ -201,12 +211,11 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         long deadline = 0;
         long pause = 1;
         boolean waited = false;
-        RuntimeException lastFailure = null;
         while (true) {
             Taken t = takeOnce(stock, count);
             if (t.status == Status.OK) {
                 if (t.left <= rule.critical()) {
-                    refillInBackground(stock);
+                    refillInBackground(stock, 1);
                 }
                 return t.first;
             }
@@ -218,23 +227,17 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 waitedCalls.increment();
                 deadline = System.nanoTime() + options.maxWait().toNanos();
             }
-            boolean filled = false;
-            try {
-                filled = refill(stock, count);
-            } catch (SerialExhaustedException e) {
-                throw e;
-            } catch (CenterUnavailableException e) {
-                lastFailure = e;
+            RefillState state = refillInBackground(stock, count);
+            RuntimeException failure = state.lastFailure;
+            if (failure instanceof SerialExhaustedException && state.exhaustedMax >= rule.max()) {
+                // the database holds no number of the period below max: the stock will never serve this call
+                throw new SerialExhaustedException(rule.name(), stock.period, rule.max());
             }
             if (System.nanoTime() - deadline >= 0) {
-                RefillState s = refillStates.get(stock.stockKey);
-                throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(),
-                        lastFailure != null ? lastFailure : s == null ? null : s.lastFailure);
+                throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(), failure);
             }
-            if (!filled) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
-                pause = Math.min(10, pause * 2);
-            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
+            pause = Math.min(10, pause * 2);
         }
     }
 
@@ -259,26 +262,45 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         };
     }
 
-    private void refillInBackground(Stock stock) {
+    /**
+     * Starts a refill of {@code stock} on the refill executor unless one is running here or the last one failed
+     * less than 200 ms ago; at most one per stock in this process.
+     *
+     * @param count numbers the refill must add at least (a waiting batch)
+     * @return the stock's refill state, with the last failure
+     */
+    private RefillState refillInBackground(Stock stock, int count) {
         RefillState state = refillStates.computeIfAbsent(stock.stockKey, k -> new RefillState());
         long failedAt = state.failedAtNanos;
         if (closed || failedAt != 0 && System.nanoTime() - failedAt < RETRY_BACKOFF_NANOS) {
-            return;
+            return state;
         }
         if (!state.running.compareAndSet(false, true)) {
-            return;
+            return state;
         }
         try {
             refillExecutor.execute(() -> {
                 try {
-                    refill(stock, 1);
+                    refill(stock, count);
+                    if (state.failedAtNanos != 0) {
+                        log.info("Serial rule '{}' period {}: refills work again", stock.rule.name(), stock.period);
+                    }
                     state.failedAtNanos = 0;
                     state.lastFailure = null;
+                } catch (SerialExhaustedException e) {
+                    state.exhaustedMax = stock.rule.max();
+                    state.lastFailure = e;
                 } catch (RuntimeException e) {
+                    if (state.failedAtNanos == 0) {
+                        log.warn("Refill of serial rule '{}' period {} failed; the stock keeps serving and refills "
+                                + "retry every 200 ms (further failures at DEBUG): {}", stock.rule.name(), stock.period,
+                                e.toString());
+                    } else {
+                        log.debug("Refill of serial rule '{}' period {} failed again: {}", stock.rule.name(),
+                                stock.period, e.toString());
+                    }
                     state.failedAtNanos = System.nanoTime() | 1;
                     state.lastFailure = e;
-                    log.warn("Background refill of serial rule '{}' period {} failed; the stock keeps serving: {}",
-                            stock.rule.name(), stock.period, e.toString());
                 } finally {
                     state.running.set(false);
                 }
@@ -290,6 +312,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             // stocks of past periods: their keys expire in Redis, their states need not stay here
             refillStates.entrySet().removeIf(e -> !e.getKey().equals(stock.stockKey) && !e.getValue().running.get());
         }
+        return state;
     }
 
     /**
