@@ -5,6 +5,7 @@ import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.snowflake.MillisClock;
 
 import java.util.ArrayList;
@@ -93,6 +94,9 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             return count == 1 ? new long[] {generator.nextId()} : generator.nextIds(count);
         } catch (SegmentExhaustedException e) {
             throw new SerialExhaustedException(rule.name(), period, rule.max());
+        } catch (SegmentRefillTimeoutException e) {
+            throw new SerialStockEmptyException(rule.name(), period, generator.options().maxWait(),
+                    "the local serials' bounded wait for a range", e.getCause());
         }
     }
 

@@ -14,9 +14,15 @@ public class SerialStockEmptyException extends CenterUnavailableException {
     private final String rule;
     private final String period;
 
-    public SerialStockEmptyException(String rule, String period, Duration waited, Throwable lastFailure) {
+    /**
+     * @param waited how long the caller waited
+     * @param property the setting that bounds the wait, named in the message
+     * @param lastFailure why the last refill failed, if one did
+     */
+    public SerialStockEmptyException(String rule, String period, Duration waited, String property,
+                                     Throwable lastFailure) {
         super("The stock of serial rule '" + rule + "' for period " + period + " is empty and no refill landed within "
-                + waited.toMillis() + " ms (idworker.serial.redis.max-wait)"
+                + waited.toMillis() + " ms (" + property + ")"
                 + (lastFailure == null ? "" : "; last refill failure: " + lastFailure.getMessage()), lastFailure);
         this.rule = rule;
         this.period = period;

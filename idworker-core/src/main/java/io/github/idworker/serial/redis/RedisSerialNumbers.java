@@ -234,7 +234,8 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 throw new SerialExhaustedException(rule.name(), stock.period, rule.max());
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(), failure);
+                throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(),
+                        RedisSerialOptions.MAX_WAIT_PROPERTY, failure);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
             pause = Math.min(10, pause * 2);

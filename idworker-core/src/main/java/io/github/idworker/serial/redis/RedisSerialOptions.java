@@ -14,6 +14,8 @@ import java.util.concurrent.Executor;
 public final class RedisSerialOptions {
 
     public static final String DEFAULT_KEY_PREFIX = "idworker";
+    /** The property bounding a caller's wait for a refill. */
+    public static final String MAX_WAIT_PROPERTY = "idworker.serial.redis.max-wait";
     /** Default life of an unreleased refill lock. */
     public static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(10);
     /** Default bound on a caller's wait when the stock is empty. */
@@ -145,7 +147,7 @@ public final class RedisSerialOptions {
                                 + keyPrefix + "'");
             }
             positive("idworker.serial.redis.lock-ttl", lockTtl);
-            positive("idworker.serial.redis.max-wait", maxWait);
+            positive(MAX_WAIT_PROPERTY, maxWait);
             positive("idworker.serial.redis.refill-cover", refillCover);
             if (clock == null) {
                 throw new IllegalArgumentException("clock must not be null");
