@@ -76,6 +76,7 @@ class SerialRuleTest {
     void anUnknownResetIsRefused() {
         failsNaming("reset", () -> order().reset("hourly"));
         failsNaming("reset", () -> order().reset((String) null));
+        failsNaming("reset", () -> order().reset((SerialReset) null).build());
         assertThat(order().reset(" Monthly ").build().reset()).isEqualTo(SerialReset.MONTHLY);
     }
 
