@@ -8,6 +8,7 @@ import io.github.idworker.serial.jdbc.JdbcSerialStore;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.function.Consumer;
 
@@ -80,6 +81,25 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
     public void deleteRule(String rule) {
         execute("DELETE FROM " + table + JdbcSerialStore.PERIOD_TABLE_SUFFIX + " WHERE rule_name = ?", rule);
         execute("DELETE FROM " + table + " WHERE rule_name = ?", rule);
+    }
+
+    /** How many period rows the table holds for {@code rule}. */
+    public int periodRows(String rule) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table
+                     + JdbcSerialStore.PERIOD_TABLE_SUFFIX + " WHERE rule_name = ?")) {
+            ps.setString(1, rule);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int rows = rs.getInt(1);
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void execute(String sql, Object... values) {
