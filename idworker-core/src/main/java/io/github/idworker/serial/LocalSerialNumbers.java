@@ -33,7 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>A range that would pass the rule's {@code max} is cut at it; after it, {@link SerialExhaustedException}.</li>
  * </ol>
  * A new period's generator replaces the rule's earlier ones in the lookup, so a rule keeps at most a few
- * generators however long it runs. Thread-safe.
+ * generators however long it runs. A rule re-read with other settings (an operator raised its {@code max} or
+ * changed its batch bounds in the table) gets a new generator for its current period, so the change applies
+ * from the next call; the rest of the old generator's ranges is skipped. Thread-safe.
  */
 public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
 
@@ -42,7 +44,8 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
     private final MillisClock clock;
     private final Map<String, PeriodGenerator> generators = new ConcurrentHashMap<>();
 
-    private record PeriodGenerator(String rule, String period, SegmentIdGenerator generator) {
+    /** The generator of one (rule, period), serving the rule as it was read when the generator was made. */
+    private record PeriodGenerator(SerialRule rule, String period, SegmentIdGenerator generator) {
     }
 
     /**
@@ -103,19 +106,23 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
     private SegmentIdGenerator generator(SerialRule rule, String period) {
         String key = rule.name() + '\u0000' + period;
         PeriodGenerator existing = generators.get(key);
-        if (existing != null) {
+        if (existing != null && existing.rule().equals(rule)) {
             return existing.generator();
         }
-        PeriodGenerator created = generators.computeIfAbsent(key, k -> new PeriodGenerator(rule.name(), period,
-                new SegmentIdGenerator(new PeriodAllocator(store, rule, period), key, SegmentGeneratorOptions.builder()
-                        .minStep(rule.minBatch())
-                        .maxStep(rule.maxBatch())
-                        .initialStep(rule.minBatch())
-                        .build())));
-        // earlier periods of the rule are over: drop their generators (a late caller still holding one keeps
-        // using its current range, which is unique all the same)
-        generators.values().removeIf(g -> g.rule().equals(rule.name()) && g.period().compareTo(period) < 0);
-        return created.generator();
+        // a new period, or the rule was tuned in the table (max, batch bounds): a generator for the rule as read
+        // now, since its allocator caps ranges at the rule's max and its steps follow the batch bounds. The one
+        // it replaces is dropped, not closed: a caller still holding it keeps using its current range, which is
+        // unique all the same, and the new one reserves above every range reserved so far.
+        PeriodGenerator current = generators.compute(key, (k, g) -> g != null && g.rule().equals(rule) ? g
+                : new PeriodGenerator(rule, period, new SegmentIdGenerator(new PeriodAllocator(store, rule, period), k,
+                        SegmentGeneratorOptions.builder()
+                                .minStep(rule.minBatch())
+                                .maxStep(rule.maxBatch())
+                                .initialStep(rule.minBatch())
+                                .build())));
+        // earlier periods of the rule are over: drop their generators likewise
+        generators.values().removeIf(g -> g.rule().name().equals(rule.name()) && g.period().compareTo(period) < 0);
+        return current.generator();
     }
 
     /** Reserves the ranges of one (rule, period) for its generator, cut at the rule's max. */

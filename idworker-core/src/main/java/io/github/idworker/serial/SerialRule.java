@@ -278,7 +278,7 @@ public final class SerialRule {
             return this;
         }
 
-        /** Default {@link SerialReset#NEVER}. */
+        /** Default {@link SerialReset#NEVER}; required, so null is refused by {@link #build()}. */
         public Builder reset(SerialReset reset) {
             this.reset = reset;
             return this;
@@ -341,6 +341,9 @@ public final class SerialRule {
                         + "once), or none, was '" + datePattern + "'");
             }
             dateTokens = List.copyOf(tokens);
+            if (reset == null) {
+                throw fail("reset", "is required: never, daily, monthly or yearly");
+            }
             for (String needed : new String[] {"yyyy", "MM", "dd"}) {
                 if (reset.neededFields().contains(needed) && !tokens.contains(needed)) {
                     throw fail("reset", "'" + reset.propertyValue() + "' needs a date-pattern holding "

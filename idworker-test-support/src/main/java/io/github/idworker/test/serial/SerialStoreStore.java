@@ -1,0 +1,21 @@
+package io.github.idworker.test.serial;
+
+import io.github.idworker.serial.SerialStore;
+
+/**
+ * One serial store under test, seen by {@link AbstractSerialStoreContractTest}: how to make store instances over
+ * it and how to clean up after a test. Implementations talk to a real store; none of these hooks may fake its
+ * behaviour.
+ */
+public interface SerialStoreStore extends AutoCloseable {
+
+    /** A new, independent store instance over the same backing store, as another process would create it. */
+    SerialStore newStore();
+
+    /** Removes the rule {@code rule} and every period of it, so nothing is left for another test to trip on. */
+    void deleteRule(String rule);
+
+    @Override
+    default void close() throws Exception {
+    }
+}

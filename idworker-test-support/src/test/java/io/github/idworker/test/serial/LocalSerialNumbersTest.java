@@ -1,0 +1,397 @@
+package io.github.idworker.test.serial;
+
+import io.github.idworker.serial.LocalSerialNumbers;
+import io.github.idworker.serial.SerialExhaustedException;
+import io.github.idworker.serial.SerialReset;
+import io.github.idworker.serial.SerialRule;
+import io.github.idworker.serial.SerialRules;
+import io.github.idworker.serial.UnknownSerialRuleException;
+import io.github.idworker.serial.jdbc.JdbcSerialStore;
+import io.github.idworker.snowflake.MillisClock;
+import io.github.idworker.test.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Local serials over real rule and period tables: several independent nodes (each its own store and rule
+ * lookup, as separate processes) never hand out a string twice, across threads, a midnight in the rule's zone
+ * and the end of a period's numbers; rules come from the table, also when an operator adds or tunes one there.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class LocalSerialNumbersTest {
+
+    /** 23:59:59 on 2026-11-23 in Asia/Shanghai. */
+    private static final long BEFORE_MIDNIGHT = Instant.parse("2026-11-23T15:59:59Z").toEpochMilli();
+    /** 00:00:00 on 2026-11-24 in Asia/Shanghai. */
+    private static final long MIDNIGHT = Instant.parse("2026-11-23T16:00:00Z").toEpochMilli();
+    private static final int NODES = 4;
+    private static final int THREADS_PER_NODE = 4;
+
+    private final List<String> ruleNames = new ArrayList<>();
+    private final List<LocalSerialNumbers> nodes = new ArrayList<>();
+    protected JdbcSerialStoreStore store;
+
+    /** The tables the nodes share; the real-services subclasses point them at a server. */
+    protected JdbcSerialStoreStore createStore() {
+        return new JdbcSerialStoreStore("jdbc:h2:mem:serial-local;LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=-1", "sa", "");
+    }
+
+    @BeforeEach
+    void openStore() {
+        store = createStore();
+    }
+
+    @AfterEach
+    void cleanUp() throws InterruptedException {
+        try {
+            nodes.forEach(LocalSerialNumbers::close);
+            // a range load under way when its node closed still writes its period row afterwards: delete until
+            // none has come back for half a second
+            ruleNames.forEach(store::deleteRule);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long quietSince = System.nanoTime();
+            while (System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(500) && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+                if (ruleNames.stream().anyMatch(name -> store.periodRows(name) > 0)) {
+                    ruleNames.forEach(store::deleteRule);
+                    quietSince = System.nanoTime();
+                }
+            }
+        } finally {
+            store.close();
+        }
+    }
+
+    private String newRuleName() {
+        String name = "l-" + UUID.randomUUID().toString().substring(0, 13);
+        ruleNames.add(name);
+        return name;
+    }
+
+    /** {@code ORD + yyyyMMdd + width digits}, daily in Asia/Shanghai, under a fresh name. */
+    private SerialRule.Builder newRule(int width) {
+        return SerialRule.builder(newRuleName()).prefix("ORD").datePattern("yyyyMMdd").width(width)
+                .reset(SerialReset.DAILY).zone("Asia/Shanghai");
+    }
+
+    private SerialRule register(SerialRule.Builder rule) {
+        return store.newStore().register(rule.build());
+    }
+
+    /** An independent node: its own store instance and rule lookup over the shared tables. */
+    private LocalSerialNumbers node(MillisClock clock, Duration refresh) {
+        JdbcSerialStore nodeStore = store.newStore();
+        LocalSerialNumbers node = new LocalSerialNumbers(nodeStore, new SerialRules(nodeStore, refresh, store.where()),
+                clock);
+        nodes.add(node);
+        return node;
+    }
+
+    private List<LocalSerialNumbers> nodes(MillisClock clock) {
+        List<LocalSerialNumbers> made = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            made.add(node(clock, SerialRules.DEFAULT_REFRESH));
+        }
+        return made;
+    }
+
+    /** The date of an {@code ORD + yyyyMMdd + number} serial. */
+    private static String dateOf(String serial) {
+        return serial.substring(3, 11);
+    }
+
+    private static long numberOf(String serial) {
+        return Long.parseLong(serial.substring(11));
+    }
+
+    /** Runs {@code task.apply(i)} on {@code threads} threads released together; their results in order. */
+    private static <T> List<T> onThreads(int threads, IntFunction<Callable<T>> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CyclicBarrier start = new CyclicBarrier(threads);
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Callable<T> work = task.apply(i);
+                futures.add(pool.submit(() -> {
+                    start.await(30, TimeUnit.SECONDS);
+                    return work.call();
+                }));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                results.add(f.get(150, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void assertNoStringTwice(List<List<String>> byThread) {
+        Set<String> seen = new HashSet<>();
+        for (List<String> serials : byThread) {
+            for (String s : serials) {
+                if (!seen.add(s)) {
+                    fail("%s was handed out twice", s);
+                }
+            }
+        }
+    }
+
+    @Test
+    void fourNodesOfFourThreadsNeverRepeatAStringAndEachThreadsNumbersIncrease() throws Exception {
+        SerialRule rule = register(newRule(8).minBatch(10).maxBatch(200));
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-23T03:00:00Z").toEpochMilli());
+        List<LocalSerialNumbers> nodes = nodes(clock);
+        int perThread = 5_000;
+        List<List<String>> byThread = onThreads(NODES * THREADS_PER_NODE, t -> () -> {
+            LocalSerialNumbers node = nodes.get(t % NODES);
+            boolean batches = t / NODES % 2 == 1; // half the threads of every node take batches
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            List<String> got = new ArrayList<>(perThread);
+            while (got.size() < perThread) {
+                if (batches) {
+                    got.addAll(node.next(rule.name(), 1 + random.nextInt(50)));
+                } else {
+                    got.add(node.next(rule.name()));
+                }
+            }
+            return got;
+        });
+        for (List<String> serials : byThread) {
+            long previous = 0;
+            for (String s : serials) {
+                assertThat(s).startsWith("ORD20261123").hasSize(3 + 8 + 8);
+                if (numberOf(s) <= previous) {
+                    fail("a thread got %s after number %d from one node", s, previous);
+                }
+                previous = numberOf(s);
+            }
+        }
+        assertNoStringTwice(byThread);
+        long highest = byThread.stream().flatMap(List::stream).mapToLong(LocalSerialNumbersTest::numberOf).max()
+                .orElseThrow();
+        assertThat(store.newStore().highWater(rule.name(), "20261123").orElseThrow()).isGreaterThanOrEqualTo(highest);
+    }
+
+    /** One call of a thread in the rollover test: the serial and whether the clock had passed midnight around it. */
+    private record Call(String serial, boolean midnightBefore, boolean midnightAfter) {
+    }
+
+    @Test
+    void atTheZonesMidnightEveryStringCarriesItsOwnDateAndTheNewDayStartsAgainAtStart() throws Exception {
+        SerialRule rule = register(newRule(6).start(100).minBatch(10).maxBatch(100));
+        ManualClock clock = new ManualClock(BEFORE_MIDNIGHT);
+        List<LocalSerialNumbers> nodes = nodes(clock);
+        int threads = NODES * THREADS_PER_NODE;
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger beforeMidnight = new AtomicInteger();
+        AtomicInteger afterMidnight = new AtomicInteger();
+        ExecutorService driver = Executors.newSingleThreadExecutor();
+        Future<?> midnight = driver.submit(() -> {
+            // thousands of strings on each day, and the clock turns while all threads are issuing
+            await().atMost(Duration.ofSeconds(60)).until(() -> beforeMidnight.get() >= threads * 300);
+            clock.set(MIDNIGHT);
+            await().atMost(Duration.ofSeconds(60)).until(() -> afterMidnight.get() >= threads * 300);
+            stop.set(true);
+            return null;
+        });
+        List<List<Call>> byThread;
+        try {
+            byThread = onThreads(threads, t -> () -> {
+                LocalSerialNumbers node = nodes.get(t % NODES);
+                List<Call> calls = new ArrayList<>();
+                while (!stop.get()) {
+                    boolean before = clock.millis() >= MIDNIGHT;
+                    String serial = node.next(rule.name());
+                    boolean after = clock.millis() >= MIDNIGHT;
+                    calls.add(new Call(serial, before, after));
+                    (after ? afterMidnight : beforeMidnight).incrementAndGet();
+                }
+                return calls;
+            });
+            midnight.get(10, TimeUnit.SECONDS);
+        } finally {
+            driver.shutdownNow();
+        }
+
+        for (List<Call> calls : byThread) {
+            String previousDate = "";
+            long previous = 0;
+            for (Call c : calls) {
+                String date = dateOf(c.serial());
+                if (c.midnightBefore()) {
+                    assertThat(date).as("%s, handed out after midnight", c.serial()).isEqualTo("20261124");
+                }
+                if (!c.midnightAfter()) {
+                    assertThat(date).as("%s, handed out before midnight", c.serial()).isEqualTo("20261123");
+                }
+                assertThat(date).as("the date never goes back").isGreaterThanOrEqualTo(previousDate);
+                if (date.equals(previousDate) && numberOf(c.serial()) <= previous) {
+                    fail("a thread got %s after number %d of the same day from one node", c.serial(), previous);
+                }
+                previousDate = date;
+                previous = numberOf(c.serial());
+            }
+        }
+        List<List<String>> serials = byThread.stream().map(calls -> calls.stream().map(Call::serial).toList()).toList();
+        assertNoStringTwice(serials);
+        for (String day : List.of("20261123", "20261124")) {
+            List<Long> numbers = serials.stream().flatMap(List::stream).filter(s -> dateOf(s).equals(day))
+                    .map(LocalSerialNumbersTest::numberOf).toList();
+            assertThat(numbers).as("numbers of %s", day).isNotEmpty().allSatisfy(n -> assertThat(n).isBetween(100L, 999_999L));
+            assertThat(numbers.stream().mapToLong(Long::longValue).min().orElseThrow()).as("first number of %s", day)
+                    .isEqualTo(100);
+        }
+    }
+
+    @Test
+    void aRuleThatNeverResetsPrintsTheHandOutDateAndKeepsCounting() {
+        SerialRule rule = register(newRule(6).reset(SerialReset.NEVER));
+        ManualClock clock = new ManualClock(BEFORE_MIDNIGHT);
+        LocalSerialNumbers node = node(clock, SerialRules.DEFAULT_REFRESH);
+        String before = node.next(rule.name());
+        clock.set(MIDNIGHT);
+        String after = node.next(rule.name());
+        assertThat(before).isEqualTo("ORD20261123000001");
+        assertThat(after).isEqualTo("ORD20261124000002");
+        assertThat(store.newStore().highWater(rule.name(), "all")).isPresent();
+    }
+
+    @Test
+    void atMaxEveryNodeFailsAndTheLargestNumberHandedOutIsExactlyMax() throws Exception {
+        SerialRule rule = register(newRule(4).max(3_000).minBatch(10).maxBatch(100));
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-23T03:00:00Z").toEpochMilli());
+        List<LocalSerialNumbers> nodes = nodes(clock);
+        List<List<String>> byThread = onThreads(NODES * THREADS_PER_NODE, t -> () -> {
+            LocalSerialNumbers node = nodes.get(t % NODES);
+            List<String> got = new ArrayList<>();
+            while (true) {
+                try {
+                    got.add(node.next(rule.name()));
+                } catch (SerialExhaustedException e) {
+                    assertThat(e.getRule()).isEqualTo(rule.name());
+                    assertThat(e.getPeriod()).isEqualTo("20261123");
+                    assertThat(e.getMax()).isEqualTo(3_000);
+                    return got;
+                }
+            }
+        });
+        assertNoStringTwice(byThread);
+        List<Long> numbers = byThread.stream().flatMap(List::stream).map(LocalSerialNumbersTest::numberOf).toList();
+        assertThat(numbers).filteredOn(n -> n > 3_000).as("numbers past max").isEmpty();
+        assertThat(numbers.stream().mapToLong(Long::longValue).max().orElseThrow()).isEqualTo(3_000);
+        assertThat(store.newStore().highWater(rule.name(), "20261123")).hasValue(3_000);
+        for (LocalSerialNumbers node : nodes) {
+            assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(SerialExhaustedException.class)
+                    .hasMessageContaining("'" + rule.name() + "'").hasMessageContaining("20261123")
+                    .hasMessageContaining("3000");
+            assertThatThrownBy(() -> node.next(rule.name(), 2)).isInstanceOf(SerialExhaustedException.class);
+        }
+        clock.set(MIDNIGHT);
+        assertThat(nodes.get(0).next(rule.name())).as("the next day has numbers again").isEqualTo("ORD202611240001");
+    }
+
+    @Test
+    void aBatchIsIncreasingStringsOfOnePeriod() {
+        SerialRule rule = register(newRule(6).minBatch(10).maxBatch(100));
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
+        assertThat(node.next(rule.name(), 7)).containsExactly("ORD20261123000001", "ORD20261123000002",
+                "ORD20261123000003", "ORD20261123000004", "ORD20261123000005", "ORD20261123000006",
+                "ORD20261123000007");
+        for (int n : new int[] {1, 55, 100, 100, 3}) {
+            List<String> batch = node.next(rule.name(), n);
+            assertThat(batch).hasSize(n).allSatisfy(s -> assertThat(s).startsWith("ORD20261123").hasSize(17));
+            for (int i = 1; i < batch.size(); i++) {
+                assertThat(numberOf(batch.get(i))).isGreaterThan(numberOf(batch.get(i - 1)));
+            }
+        }
+    }
+
+    @Test
+    void aCountOutOfRangeFailsNamingCountAndTakesNothing() {
+        SerialRule rule = register(newRule(6).minBatch(10).maxBatch(100));
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
+        for (int count : new int[] {0, -1, 101, Integer.MAX_VALUE}) {
+            assertThatThrownBy(() -> node.next(rule.name(), count)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("count").hasMessageContaining(String.valueOf(count));
+        }
+        assertThat(store.newStore().highWater(rule.name(), "20261123")).as("nothing reserved").isEmpty();
+        assertThat(node.next(rule.name(), 100)).hasSize(100);
+    }
+
+    @Test
+    void anUnknownRuleFailsNamingIt() {
+        String name = newRuleName();
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
+        assertThatThrownBy(() -> node.next(name))
+                .isInstanceOfSatisfying(UnknownSerialRuleException.class, e -> assertThat(e.getRule()).isEqualTo(name))
+                .hasMessageContaining("'" + name + "'");
+        assertThatThrownBy(() -> node.next(name, 3)).isInstanceOf(UnknownSerialRuleException.class);
+        assertThatThrownBy(() -> node.next("no such rule")).isInstanceOf(UnknownSerialRuleException.class);
+        assertThatThrownBy(() -> node.next(null)).isInstanceOf(UnknownSerialRuleException.class);
+    }
+
+    @Test
+    void aRuleAnOperatorInsertsIntoTheTableIsFoundWithoutARestart() {
+        SerialRule rule = newRule(5).prefix("INV").build();
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
+        assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(UnknownSerialRuleException.class);
+        store.insertRule(rule);
+        assertThat(node.next(rule.name())).isEqualTo("INV2026112300001");
+    }
+
+    @Test
+    void aRuleAnOperatorTunesInTheTableIsPickedUpAfterTheRefresh() {
+        SerialRule rule = register(newRule(4).max(20).minBatch(5).maxBatch(10));
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), Duration.ofMillis(300));
+        List<String> got = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            got.add(node.next(rule.name()));
+        }
+        assertThat(got).last().isEqualTo("ORD202611230020");
+        assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(SerialExhaustedException.class);
+        assertThatThrownBy(() -> node.next(rule.name(), 15)).isInstanceOf(IllegalArgumentException.class);
+
+        store.setRuleColumn(rule.name(), "max_number", 40);
+        store.setRuleColumn(rule.name(), "max_batch", 20);
+        String next = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .ignoreException(SerialExhaustedException.class)
+                .until(() -> node.next(rule.name()), s -> true);
+        assertThat(numberOf(next)).as("above what was handed out, within the raised max").isBetween(21L, 40L);
+        List<String> batch = node.next(rule.name(), 15);
+        assertThat(batch).hasSize(15);
+        assertThat(numberOf(batch.get(0))).isGreaterThan(numberOf(next));
+        assertThat(numberOf(batch.get(14))).isLessThanOrEqualTo(40);
+        assertThatThrownBy(() -> {
+            while (true) {
+                assertThat(numberOf(node.next(rule.name()))).isLessThanOrEqualTo(40);
+            }
+        }).isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(40));
+    }
+}
