@@ -1,6 +1,6 @@
 -- idworker serial rules, one row per rule; the table is the source of truth. MySQL 8 / MariaDB 10.5+.
 CREATE TABLE IF NOT EXISTS ${table} (
-    rule_name    VARCHAR(64)  NOT NULL COMMENT 'rule name, letters, digits, _ and -',
+    rule_name    VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'rule name, letters, digits, _ and -; case-sensitive',
     prefix       VARCHAR(32)  NOT NULL COMMENT 'text before the date; shape, never changes',
     date_pattern VARCHAR(16)  NOT NULL COMMENT 'yyyy, MM and dd, or empty; shape, never changes',
     width        INT          NOT NULL COMMENT 'digits of the zero-padded number; shape, never changes',
@@ -17,8 +17,8 @@ CREATE TABLE IF NOT EXISTS ${table} (
 
 -- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
 CREATE TABLE IF NOT EXISTS ${table}_period (
-    rule_name   VARCHAR(64)  NOT NULL,
-    period      VARCHAR(8)   NOT NULL COMMENT '20261123, 202611, 2026 or all',
+    rule_name   VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'case-sensitive, as in Redis keys',
+    period      VARCHAR(8)   CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT '20261123, 202611, 2026 or all',
     high_water  BIGINT       NOT NULL COMMENT 'last number reserved; only grows, never past the rule max',
     update_time DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     PRIMARY KEY (rule_name, period)

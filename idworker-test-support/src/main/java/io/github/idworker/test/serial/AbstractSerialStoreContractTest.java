@@ -191,6 +191,27 @@ public abstract class AbstractSerialStoreContractTest {
         assertCoverExactly(all, rule, DAY, rule.start(), highWater);
     }
 
+    /**
+     * Rule names are case-sensitive, as the Redis keys built from them are: {@code order} and {@code Order} are
+     * two rules with two high-waters (a case-insensitive collation, MySQL's default, would merge them).
+     */
+    @Test
+    void ruleNamesDifferingOnlyInCaseAreTwoRules() {
+        String lower = newRuleName();
+        String upper = lower.toUpperCase(java.util.Locale.ROOT);
+        ruleNames.add(upper);
+        SerialStore s = store.newStore();
+        SerialRule a = s.register(SerialRule.builder(lower).prefix("A").width(6).build());
+        SerialRule b = s.register(SerialRule.builder(upper).prefix("B").width(6).build());
+        assertThat(b.name()).isEqualTo(upper);
+        assertThat(b.prefix()).isEqualTo("B");
+        assertThat(s.find(lower).orElseThrow().prefix()).isEqualTo("A");
+        assertThat(s.reserve(a, "all", 5)).isEqualTo(new SerialRange(lower, "all", 1, 5));
+        assertThat(s.reserve(b, "all", 3)).isEqualTo(new SerialRange(upper, "all", 1, 3));
+        assertThat(s.highWater(lower, "all")).hasValue(5);
+        assertThat(s.highWater(upper, "all")).hasValue(3);
+    }
+
     @Test
     void periodsAreIndependent() throws Exception {
         SerialRule rule = newRule(6).build();
