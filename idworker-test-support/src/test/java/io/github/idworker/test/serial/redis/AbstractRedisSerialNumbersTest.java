@@ -208,7 +208,8 @@ abstract class AbstractRedisSerialNumbersTest {
 
     @Test
     void aSteadyCallerNeverWaitsOnceWarmedUp() {
-        SerialRule rule = harness.newRule(b -> b.prefix("T").width(9).minBatch(50).maxBatch(1_000).critical(25));
+        // a refill starts with 100 numbers left, 200 ms at this pace: room for a slow refill on a busy machine
+        SerialRule rule = harness.newRule(b -> b.prefix("T").width(9).minBatch(150).maxBatch(1_000).critical(100));
         RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().build());
         node.next(rule.name()); // warm-up: the first call finds no stock and fills it
         assertThat(node.waitedCalls()).isEqualTo(1);
