@@ -1,53 +1,438 @@
 package io.github.idworker.serial.redis;
 
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerException;
+import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.redis.ScriptReplies;
+import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialNumbers;
+import io.github.idworker.serial.SerialRange;
+import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialRules;
+import io.github.idworker.serial.SerialStockEmptyException;
 import io.github.idworker.serial.SerialStore;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Strict serial numbers: one stock per (rule, period) in Redis shared by every node, first come first served.
- * (Being written; the algorithm lands with its tests.)
+ * Strict serial numbers: one stock per (rule, period) in Redis, shared by every node and handed out first come,
+ * first served. Guarantees: no string is handed out twice, also after Redis loses its data or comes back from an
+ * older snapshot (numbering continues above the database's high-water: gaps, never reuse); when one call returns
+ * before another begins, all of the first call's numbers are smaller; within a period the numbers are contiguous
+ * while nothing fails; nothing past the rule's {@code max}; the printed date is the hand-out date in the rule's
+ * zone. Not guaranteed: order across a period boundary when nodes' clocks disagree about midnight (each node
+ * uses its own clock's period, and each period has its own stock, so strings stay unique).
+ *
+ * <p>Keys of rule {@code order}, period {@code 20261123}, prefix {@code idworker}, all under one hash tag so
+ * every script runs on Redis Cluster:
+ * <ul>
+ *   <li>{@code {idworker:serial:order}:20261123} — hash {@code lo} (last number issued), {@code hi} (last number
+ *       of the stock), {@code run_id} (the Redis process that installed it), {@code installed_ms}; it expires
+ *       two days after its period ends;</li>
+ *   <li>{@code {idworker:serial:order}:20261123:lock} — the refill lock, holding its owner's random token;</li>
+ *   <li>{@code {idworker:serial:order}:use:<n>} — numbers taken in the {@code n}-th 5-minute bucket since the
+ *       epoch, expiring after 65 minutes: demand counters nobody resets.</li>
+ * </ul>
+ *
+ * <p>Steps of {@code next(rule, n)}:
+ * <ol>
+ *   <li>Read the clock once; the rule's zone gives the date, which names both the period's stock and the printed
+ *       date, so a stock never prints another day's date.</li>
+ *   <li>One {@code serial-take.lua} call (one round trip): when the stock holds {@code n} more numbers below the
+ *       rule's max it advances {@code lo} by {@code n}, adds {@code n} to the demand bucket and returns the first
+ *       number and how many are left. Otherwise it answers {@code MISSING} (no stock, or one installed by another
+ *       Redis process, whose {@code lo} may have gone back), {@code SHORT} or {@code MAX}; none of these ever
+ *       reaches a caller as a number. {@code MAX} → {@link SerialExhaustedException}.</li>
+ *   <li>When the numbers left are at or below the rule's {@code critical}, a background refill starts (at most
+ *       one per stock in this process), so a steady caller never waits.</li>
+ *   <li>Refill: take the lock ({@code SET NX PX}); whoever fails polls step 2 (1 ms backing off to 10 ms), at
+ *       most {@code max-wait} in all, then gets {@link SerialStockEmptyException}. Holding the lock:
+ *       {@code serial-inspect.lua} reads what is left and the demand of the last 30 and 60 minutes; when
+ *       enough is left (another node refilled) stop. Otherwise size the refill as the faster of the two paces
+ *       over {@code refill-cover}, clamped to {@code [min-batch, max-batch]} and at least the waiting call's
+ *       {@code n}; reserve it in the database ({@link SerialStore#reserve}, which raises the durable high-water
+ *       first); install it with {@code serial-install.lua}, which accepts it only while the token still holds the
+ *       lock and only above the stock — extending the stock when it continues it, replacing it otherwise. Release
+ *       the lock by compare-and-delete.</li>
+ * </ol>
+ *
+ * <p>Why no number is issued twice: a number enters Redis only after the database's high-water passed it, and
+ * only through an install made under a lock kept beside the stock. A Redis that lost its data lost the lock too,
+ * so later installs hold ranges reserved after the loss, above everything issued. A Redis restored from an older
+ * snapshot brings back an old {@code lo}, but also an old {@code run_id}: with {@code check-run-id} on (the
+ * default) the stock is refused and refilled above the high-water. Failures to reach Redis or the database
+ * surface as {@link CenterUnavailableException}; while the database is down the stock keeps serving and refills
+ * retry. Thread-safe; the executor may be shared.
  */
 public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisSerialNumbers.class);
+    private static final LuaScript TAKE = LuaScript.load(RedisSerialNumbers.class, "serial-take");
+    private static final LuaScript INSPECT = LuaScript.load(RedisSerialNumbers.class, "serial-inspect");
+    private static final LuaScript LOCK = LuaScript.load(RedisSerialNumbers.class, "serial-lock");
+    private static final LuaScript UNLOCK = LuaScript.load(RedisSerialNumbers.class, "serial-unlock");
+    private static final LuaScript INSTALL = LuaScript.load(RedisSerialNumbers.class, "serial-install");
+
+    /** Length of one demand bucket. */
+    static final long BUCKET_MILLIS = TimeUnit.MINUTES.toMillis(5);
+    /** Buckets of the last hour, the current one included. */
+    static final int BUCKETS = 12;
+    private static final String BUCKET_TTL_MILLIS = Long.toString(TimeUnit.MINUTES.toMillis(65));
+    /** A failed background refill is not tried again for this long, so a dead database is not hammered. */
+    private static final long RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long PERIOD_GRACE_MILLIS = TimeUnit.DAYS.toMillis(2);
 
     private final RedisScriptExecutor executor;
     private final SerialStore store;
     private final SerialRules rules;
     private final RedisSerialOptions options;
+    private final String checkRun;
+    private final Executor refillExecutor;
+    private final ExecutorService ownExecutor;
+    private final Map<String, RefillState> refillStates = new ConcurrentHashMap<>();
+    /** The stock each rule used last, so a call does no date arithmetic while the day stays the same. */
+    private final Map<String, Stock> lastStocks = new ConcurrentHashMap<>();
+    private final LongAdder waitedCalls = new LongAdder();
+    private final LongAdder refills = new LongAdder();
+    private final LongAdder lastBatch = new LongAdder();
+    private volatile boolean closed;
 
+    /** Per stock: whether a background refill is queued or running here, and when the last one failed. */
+    private static final class RefillState {
+        final AtomicBoolean running = new AtomicBoolean();
+        volatile long failedAtNanos;
+        volatile RuntimeException lastFailure;
+    }
+
+    /**
+     * @param executor runs the Lua scripts on Redis
+     * @param store the durable high-waters (and the rule table)
+     * @param rules the rule lookup over the same store
+     * @param options key prefix, lock ttl, bounded wait, refill cover, run-id check, clock
+     */
     public RedisSerialNumbers(RedisScriptExecutor executor, SerialStore store, SerialRules rules,
                               RedisSerialOptions options) {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.store = Objects.requireNonNull(store, "store");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.options = Objects.requireNonNull(options, "options");
+        this.checkRun = options.checkRunId() ? "1" : "0";
+        if (options.refillExecutor() != null) {
+            this.refillExecutor = options.refillExecutor();
+            this.ownExecutor = null;
+        } else {
+            AtomicInteger n = new AtomicInteger();
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    r -> {
+                        Thread t = new Thread(r, "idworker-serial-refill-" + n.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            pool.allowCoreThreadTimeOut(true);
+            this.refillExecutor = pool;
+            this.ownExecutor = pool;
+        }
     }
 
     @Override
     public String next(String rule) {
-        throw new UnsupportedOperationException("in progress");
+        Stock stock = stock(rules.get(rule));
+        return stock.rule.format(stock.dateText, take(stock, 1));
     }
 
     @Override
     public List<String> next(String rule, int count) {
-        throw new UnsupportedOperationException("in progress");
+        SerialRule r = rules.get(rule);
+        if (count < 1 || count > r.maxBatch()) {
+            throw new IllegalArgumentException("count must be 1 to " + r.maxBatch() + " (max-batch of serial rule '"
+                    + r.name() + "'), was " + count);
+        }
+        Stock stock = stock(r);
+        long first = take(stock, count);
+        List<String> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(r.format(stock.dateText, first + i));
+        }
+        return out;
     }
 
-    /** Calls that found the stock empty and waited for a refill. */
+    /**
+     * The stock of the rule's period at this moment: the clock is read once here, and the same date gives the
+     * period's keys and the printed date.
+     */
+    private Stock stock(SerialRule rule) {
+        LocalDate date = rule.date(options.clock().millis());
+        Stock s = lastStocks.get(rule.name());
+        if (s != null && s.rule == rule && s.date.equals(date)) {
+            return s;
+        }
+        s = new Stock(rule, date, options);
+        lastStocks.put(rule.name(), s);
+        return s;
+    }
+
+    /** Takes {@code count} numbers from {@code stock}; returns the first. */
+    private long take(Stock stock, int count) {
+        if (closed) {
+            throw new IdWorkerException("RedisSerialNumbers is closed");
+        }
+        SerialRule rule = stock.rule;
+        long deadline = 0;
+        long pause = 1;
+        boolean waited = false;
+        RuntimeException lastFailure = null;
+        while (true) {
+            Taken t = takeOnce(stock, count);
+            if (t.status == Status.OK) {
+                if (t.left <= rule.critical()) {
+                    refillInBackground(stock);
+                }
+                return t.first;
+            }
+            if (t.status == Status.MAX) {
+                throw new SerialExhaustedException(rule.name(), stock.period, rule.max());
+            }
+            if (!waited) {
+                waited = true;
+                waitedCalls.increment();
+                deadline = System.nanoTime() + options.maxWait().toNanos();
+            }
+            boolean filled = false;
+            try {
+                filled = refill(stock, count);
+            } catch (SerialExhaustedException e) {
+                throw e;
+            } catch (CenterUnavailableException e) {
+                lastFailure = e;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                RefillState s = refillStates.get(stock.stockKey);
+                throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(),
+                        lastFailure != null ? lastFailure : s == null ? null : s.lastFailure);
+            }
+            if (!filled) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
+                pause = Math.min(10, pause * 2);
+            }
+        }
+    }
+
+    private enum Status { OK, MISSING, SHORT, MAX }
+
+    private record Taken(Status status, long first, long left) {
+    }
+
+    private Taken takeOnce(Stock stock, int count) {
+        long bucket = Math.floorDiv(options.clock().millis(), BUCKET_MILLIS);
+        List<Object> reply = executor.execute(TAKE, List.of(stock.stockKey, stock.useKey(bucket)),
+                List.of(Integer.toString(count), checkRun, Long.toString(stock.rule.max()), BUCKET_TTL_MILLIS));
+        String context = "serial-take of rule '" + stock.rule.name() + "' period " + stock.period;
+        String status = ScriptReplies.text(reply, 0, context);
+        return switch (status) {
+            case "OK" -> new Taken(Status.OK, ScriptReplies.number(reply, 1, context), ScriptReplies.number(reply, 2, context));
+            case "MISSING" -> new Taken(Status.MISSING, -1, -1);
+            case "SHORT" -> new Taken(Status.SHORT, -1, ScriptReplies.number(reply, 1, context));
+            case "MAX" -> new Taken(Status.MAX, -1, 0);
+            default -> throw new CenterUnavailableException("Unexpected Redis reply " + ScriptReplies.describe(reply)
+                    + " to " + context, null);
+        };
+    }
+
+    private void refillInBackground(Stock stock) {
+        RefillState state = refillStates.computeIfAbsent(stock.stockKey, k -> new RefillState());
+        long failedAt = state.failedAtNanos;
+        if (closed || failedAt != 0 && System.nanoTime() - failedAt < RETRY_BACKOFF_NANOS) {
+            return;
+        }
+        if (!state.running.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            refillExecutor.execute(() -> {
+                try {
+                    refill(stock, 1);
+                    state.failedAtNanos = 0;
+                    state.lastFailure = null;
+                } catch (RuntimeException e) {
+                    state.failedAtNanos = System.nanoTime() | 1;
+                    state.lastFailure = e;
+                    log.warn("Background refill of serial rule '{}' period {} failed; the stock keeps serving: {}",
+                            stock.rule.name(), stock.period, e.toString());
+                } finally {
+                    state.running.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            state.running.set(false);
+        }
+        if (refillStates.size() > 1024) {
+            // stocks of past periods: their keys expire in Redis, their states need not stay here
+            refillStates.entrySet().removeIf(e -> !e.getKey().equals(stock.stockKey) && !e.getValue().running.get());
+        }
+    }
+
+    /**
+     * One refill attempt under the stock's lock.
+     *
+     * @return true when the stock may now serve {@code count} (filled here or by another node), false when the
+     *         lock is held by another refill
+     */
+    private boolean refill(Stock stock, int count) {
+        String token = UUID.randomUUID().toString();
+        List<String> lockKey = List.of(stock.lockKey);
+        long locked = ScriptReplies.number(executor.execute(LOCK, lockKey,
+                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, "serial-lock");
+        if (locked != 1) {
+            return false;
+        }
+        try {
+            List<String> keys = new ArrayList<>(1 + BUCKETS);
+            keys.add(stock.stockKey);
+            long bucket = Math.floorDiv(options.clock().millis(), BUCKET_MILLIS);
+            for (int i = 0; i < BUCKETS; i++) {
+                keys.add(stock.useKey(bucket - i));
+            }
+            String context = "serial-inspect of rule '" + stock.rule.name() + "' period " + stock.period;
+            List<Object> seen = executor.execute(INSPECT, keys, List.of(checkRun));
+            long left = ScriptReplies.number(seen, 0, context);
+            long use30 = ScriptReplies.number(seen, 1, context);
+            long use60 = ScriptReplies.number(seen, 2, context);
+            SerialRule rule = stock.rule;
+            if (left >= count && left > rule.critical()) {
+                return true;
+            }
+            int batch = Math.max(count, batchSize(rule, use30, use60, options.refillCover().toMillis()));
+            SerialRange range = store.reserve(rule, stock.period, batch);
+            List<Object> installed = executor.execute(INSTALL, List.of(stock.stockKey, stock.lockKey),
+                    List.of(token, Long.toString(range.first()), Long.toString(range.last()),
+                            Long.toString(stock.expireAtMillis)));
+            String result = ScriptReplies.text(installed, 0, "serial-install");
+            switch (result) {
+                case "EXTENDED", "REPLACED" -> {
+                    refills.increment();
+                    lastBatch.reset();
+                    lastBatch.add(range.size());
+                    if (result.equals("REPLACED") && left >= 0) {
+                        log.warn("Serial rule '{}' period {}: numbers {}..{} start above the stock, which had {} left; "
+                                + "those are skipped (an earlier reservation was lost)", rule.name(), stock.period,
+                                range.first(), range.last(), left);
+                    } else {
+                        log.debug("Serial rule '{}' period {}: stock {} with {}..{}", rule.name(), stock.period,
+                                result.toLowerCase(), range.first(), range.last());
+                    }
+                    return true;
+                }
+                case "NOT_OWNER" -> {
+                    log.warn("Serial rule '{}' period {}: the refill lock expired while reserving {}..{} (lock-ttl {}); "
+                            + "those numbers are skipped", rule.name(), stock.period, range.first(), range.last(),
+                            options.lockTtl());
+                    return false;
+                }
+                case "BELOW" -> throw new CenterUnavailableException("Serial rule '" + rule.name() + "' period "
+                        + stock.period + ": the database reserved " + range.first() + ".." + range.last()
+                        + ", not above the stock in Redis (which ends at " + ScriptReplies.text(installed, 1,
+                        "serial-install") + "); did the database go back to an older state? Those numbers are not used.",
+                        null);
+                default -> throw new CenterUnavailableException("Unexpected Redis reply "
+                        + ScriptReplies.describe(installed) + " to serial-install", null);
+            }
+        } finally {
+            try {
+                executor.execute(UNLOCK, lockKey, List.of(token));
+            } catch (RuntimeException e) {
+                log.debug("Could not release the refill lock of serial rule '{}' period {}; it expires by itself: {}",
+                        stock.rule.name(), stock.period, e.toString());
+            }
+        }
+    }
+
+    /**
+     * The size of a refill: what the faster of the last 30 and 60 minutes' paces takes in {@code coverMillis},
+     * clamped to the rule's {@code [min-batch, max-batch]}.
+     */
+    static int batchSize(SerialRule rule, long use30, long use60, long coverMillis) {
+        double perMilli = Math.max(use30 / (30.0 * 60_000), use60 / (60.0 * 60_000));
+        double wanted = Math.ceil(perMilli * coverMillis);
+        return (int) Math.max(rule.minBatch(), Math.min(rule.maxBatch(), wanted));
+    }
+
+    /** The keys of one (rule, period). */
+    private static final class Stock {
+        final SerialRule rule;
+        final LocalDate date;
+        final String dateText;
+        final String period;
+        final String tag;
+        final String stockKey;
+        final String lockKey;
+        final long expireAtMillis;
+
+        Stock(SerialRule rule, LocalDate date, RedisSerialOptions options) {
+            this.rule = rule;
+            this.date = date;
+            this.dateText = rule.dateText(date);
+            this.period = rule.period(date);
+            this.tag = "{" + options.keyPrefix() + ":serial:" + rule.name() + "}";
+            this.stockKey = tag + ":" + period;
+            this.lockKey = stockKey + ":lock";
+            LocalDate last = rule.reset().lastDay(date);
+            this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
+                    : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
+                            + PERIOD_GRACE_MILLIS;
+        }
+
+        String useKey(long bucket) {
+            return tag + ":use:" + bucket;
+        }
+    }
+
+    /** Calls that found the stock short and waited for a refill. */
     public long waitedCalls() {
-        return 0;
+        return waitedCalls.sum();
     }
 
     /** Refills this instance installed. */
     public long refills() {
-        return 0;
+        return refills.sum();
+    }
+
+    /** Size of the last refill this instance installed, 0 before the first. */
+    public long lastRefillSize() {
+        return lastBatch.sum();
+    }
+
+    /** Stops background refills; later calls fail. The stocks stay in Redis for the other nodes. */
+    @Override
+    public void close() {
+        closed = true;
+        if (ownExecutor != null) {
+            ownExecutor.shutdownNow();
+        }
     }
 
     @Override
-    public void close() {
+    public String toString() {
+        return "RedisSerialNumbers[" + options + "]";
     }
 }

@@ -10,17 +10,17 @@ import java.util.List;
  * every number issued once, and first come, first served — when one call returned before another began, all of
  * the first call's numbers are smaller.
  */
-final class SequenceCalls {
+public final class SequenceCalls {
 
     /** One successful call: when it began and returned ({@link System#nanoTime()}), and the numbers it got. */
-    record Call(int client, long startNanos, long endNanos, long first, long last) {
+    public record Call(int client, long startNanos, long endNanos, long first, long last) {
     }
 
     private SequenceCalls() {
     }
 
     /** Fails unless no number was issued twice across {@code calls}. */
-    static void assertUnique(Collection<Call> calls) {
+    public static void assertUnique(Collection<Call> calls) {
         List<Call> byFirst = new ArrayList<>(calls);
         byFirst.sort(Comparator.comparingLong(Call::first));
         for (int i = 1; i < byFirst.size(); i++) {
@@ -37,7 +37,7 @@ final class SequenceCalls {
      * calls by end time and keeps the running maximum, so each call is checked against all earlier-returned calls
      * with one binary search.
      */
-    static void assertFirstComeFirstServed(Collection<Call> calls) {
+    public static void assertFirstComeFirstServed(Collection<Call> calls) {
         List<Call> byEnd = new ArrayList<>(calls);
         byEnd.sort(Comparator.comparingLong(Call::endNanos));
         int n = byEnd.size();
@@ -61,12 +61,12 @@ final class SequenceCalls {
     }
 
     /** The highest number any call in {@code calls} got, or {@link Long#MIN_VALUE}. */
-    static long highest(Collection<Call> calls) {
+    public static long highest(Collection<Call> calls) {
         return calls.stream().mapToLong(Call::last).max().orElse(Long.MIN_VALUE);
     }
 
     /** How many numbers the calls got in all. */
-    static long numbers(Collection<Call> calls) {
+    public static long numbers(Collection<Call> calls) {
         return calls.stream().mapToLong(c -> c.last() - c.first() + 1).sum();
     }
 

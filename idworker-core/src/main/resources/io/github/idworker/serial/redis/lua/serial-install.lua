@@ -1,0 +1,57 @@
+-- serial-install.lua: adds numbers just reserved in the database to the stock of one serial rule and period,
+-- only while the caller holds the refill lock and only above every number of the stock. A range that fails
+-- either check is dropped by the caller: a gap, never a reuse.
+--
+-- KEYS (all share the hash tag {<prefix>:serial:<rule>}):
+--   KEYS[1]  stock  hash {lo, hi, run_id, installed_ms}
+--   KEYS[2]  lock   the refill lock
+-- ARGV:
+--   ARGV[1]  token     the caller's lock token
+--   ARGV[2]  first     first number of the reserved range
+--   ARGV[3]  last      last number of the reserved range
+--   ARGV[4]  expireAt  epoch ms after which the period's stock may go (0 = never)
+-- Reply:
+--   {'EXTENDED', left}   the range continues the stock (first = hi + 1): the stock now ends at last
+--   {'REPLACED', left}   no usable stock, or the range starts above hi + 1 (an earlier reservation was lost, a
+--                        gap): the stock is now exactly the range, with the run_id of this Redis process
+--   {'NOT_OWNER'}        the caller's lock expired or was taken over
+--   {'BELOW', hi}        the range does not lie above the stock: the database went back, or a refill whose lock
+--                        was lost installed a later range first
+--
+-- Why the lock check: the lock lives beside the stock, so a lock taken before Redis lost its data is gone
+-- afterwards; every installed range was reserved after the last loss and every earlier install.
+
+if redis.replicate_commands then
+  pcall(redis.replicate_commands)
+end
+
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+  return {'NOT_OWNER'}
+end
+local first = tonumber(ARGV[2])
+local last = tonumber(ARGV[3])
+local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local r = redis.call('HMGET', KEYS[1], 'lo', 'hi', 'run_id')
+local t = redis.call('TIME')
+local now_ms = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local reply
+if r[1] and r[2] and r[3] == run_id then
+  local lo = tonumber(r[1])
+  local hi = tonumber(r[2])
+  if first <= hi then
+    return {'BELOW', hi}
+  end
+  if first == hi + 1 then
+    redis.call('HSET', KEYS[1], 'hi', ARGV[3], 'installed_ms', now_ms)
+    reply = {'EXTENDED', last - lo}
+  end
+end
+if not reply then
+  redis.call('HSET', KEYS[1], 'lo', string.format('%.0f', first - 1), 'hi', ARGV[3], 'run_id', run_id,
+    'installed_ms', now_ms)
+  reply = {'REPLACED', last - first + 1}
+end
+if ARGV[4] ~= '0' then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+end
+return reply
