@@ -12,6 +12,7 @@ import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.spring.annotation.EnableSerialNumbers;
 import io.github.idworker.spring.annotation.SerialMode;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,18 +28,68 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code @EnableSerialNumbers} in its default mode, {@link SerialMode#STRICT}, over a real Redis server
  * (embedded-redis) with either client and a real H2 database: the bean {@code serialNumbers} is a
- * {@link RedisSerialNumbers} over the application's own {@link RedisConnectionFactory}, its options come from
- * {@code idworker.serial.redis.*}, and what it cannot run with fails the startup naming the property.
+ * {@link RedisSerialNumbers} over the application's own {@link RedisConnectionFactory}, handing out one
+ * contiguous numbering to every node; its options come from {@code idworker.serial.redis.*}, and what it cannot
+ * run with fails the startup naming the property. Tests that take numbers use rules of their own and delete
+ * their Redis keys afterwards.
  */
 class RedisSerialNumbersConfigTest {
+
+    private static final ZoneId SHANGHAI = ZoneId.of("Asia/Shanghai");
+
+    /** Key patterns of the rules the test used. */
+    private final List<String> keyPatterns = new ArrayList<>();
+
+    /** A fresh rule name whose Redis keys (under {@code prefix}) are deleted after the test. */
+    private String rule(String prefix) {
+        String rule = "r-" + UUID.randomUUID().toString().substring(0, 12);
+        keyPatterns.add("{" + prefix + ":serial:" + rule + "}*");
+        return rule;
+    }
+
+    /** The properties of a daily rule {@code ORD<yyyyMMdd><6 digits>} in Asia/Shanghai. */
+    private static String[] daily(String rule) {
+        String p = "idworker.serial.rules." + rule + ".";
+        return new String[] {p + "prefix=ORD", p + "date-pattern=yyyyMMdd", p + "width=6", p + "reset=daily",
+                p + "zone=Asia/Shanghai"};
+    }
+
+    private static String today() {
+        return LocalDate.now(SHANGHAI).format(DateTimeFormatter.BASIC_ISO_DATE);
+    }
+
+    @AfterEach
+    void deleteKeys() {
+        try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
+            for (String pattern : keyPatterns) {
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(pattern).count(1000));
+                    if (!page.getResult().isEmpty()) {
+                        jedis.del(page.getResult().toArray(String[]::new));
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            }
+        }
+    }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, DataRedisAutoConfiguration.class));
@@ -76,6 +127,32 @@ class RedisSerialNumbersConfigTest {
         });
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"lettuce", "jedis"})
+    void twoNodesShareOneContiguousNumberingWithEitherClient(String clientType) {
+        String url = TestNames.h2Url();
+        String rule = rule("idworker");
+        ApplicationContextRunner node = strict(url, clientType).withPropertyValues(daily(rule));
+        node.run(first -> node.run(second -> {
+            RedisSerialNumbers a = first.getBean(RedisSerialNumbers.class);
+            RedisSerialNumbers b = second.getBean(RedisSerialNumbers.class);
+            String before = today();
+            String one = a.next(rule);
+            String date = one.substring(3, 11);
+            assertThat(date).as("today in Asia/Shanghai").isIn(before, today());
+            assertThat(one).isEqualTo("ORD" + date + "000001");
+            assertThat(b.next(rule, 3)).as("the other node continues the same stock")
+                    .containsExactly("ORD" + date + "000002", "ORD" + date + "000003", "ORD" + date + "000004");
+            assertThat(a.next(rule)).isEqualTo("ORD" + date + "000005");
+            // the numbers entered Redis only after the database's high-water passed them
+            assertThat(first.getBean(JdbcSerialStore.class).highWater(rule, date).orElseThrow())
+                    .isGreaterThanOrEqualTo(5);
+            try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
+                assertThat(jedis.hget("{idworker:serial:" + rule + "}:" + date, "lo")).isEqualTo("5");
+            }
+        }));
+    }
+
     @Test
     void theDefaultOptionsAreTheCoresDefaults() {
         strict(TestNames.h2Url(), "jedis").run(context -> {
@@ -91,9 +168,11 @@ class RedisSerialNumbersConfigTest {
 
     @Test
     void propertiesReachTheOptions() {
+        String rule = rule("custom-prefix");
         strict(TestNames.h2Url(), "jedis").withPropertyValues("idworker.redis.key-prefix=custom-prefix",
                         "idworker.serial.redis.lock-ttl=2s", "idworker.serial.redis.max-wait=400ms",
-                        "idworker.serial.redis.refill-cover=90s", "idworker.serial.redis.check-run-id=false")
+                        "idworker.serial.redis.refill-cover=90s", "idworker.serial.redis.check-run-id=false",
+                        "idworker.serial.rules." + rule + ".width=4")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     RedisSerialOptions options = RedisSerialNumbersConfig.redisOptions(
@@ -103,6 +182,12 @@ class RedisSerialNumbersConfigTest {
                     assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(400));
                     assertThat(options.refillCover()).isEqualTo(Duration.ofSeconds(90));
                     assertThat(options.checkRunId()).isFalse();
+
+                    assertThat(context.getBean(RedisSerialNumbers.class).next(rule, 2)).containsExactly("0001", "0002");
+                    try (Jedis jedis = new Jedis("127.0.0.1", EmbeddedRedis.port())) {
+                        assertThat(jedis.exists("{custom-prefix:serial:" + rule + "}:all")).isTrue();
+                        assertThat(jedis.exists("{idworker:serial:" + rule + "}:all")).isFalse();
+                    }
                 });
     }
 
