@@ -29,7 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms"})
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms",
+        // a rule of this test only: numbers 1 to 3, at most 2 per call
+        "idworker.serial.rules.tiny.prefix=T", "idworker.serial.rules.tiny.width=1", "idworker.serial.rules.tiny.max=3",
+        "idworker.serial.rules.tiny.min-batch=1", "idworker.serial.rules.tiny.max-batch=2"})
 class SerialEndpointsTest extends AbstractSerialEndpointsTest {
 
     @Autowired
@@ -55,6 +58,27 @@ class SerialEndpointsTest extends AbstractSerialEndpointsTest {
             assertThat(next.get(0).substring(0, next.get(0).length() - width))
                     .isEqualTo(one.substring(0, one.length() - width));
         }
+    }
+
+    @Test
+    void aCountAboveTheRulesMaxBatchIsABadRequestAndARuleUsedUpIsAConflict() throws Exception {
+        SampleHttp.Response tooMany = get("/serials/tiny?count=3");
+        assertThat(tooMany.status()).isEqualTo(400);
+        assertThat(tooMany.body().get("parameter").asString()).isEqualTo("count");
+        assertThat(tooMany.body().get("detail").asString()).contains("max-batch of serial rule 'tiny'");
+
+        assertThat(get("/serials/tiny?count=2").strings()).containsExactly("T1", "T2");
+        assertThat(get("/serials/tiny?count=2").status()).as("only T3 is left: all or nothing").isEqualTo(409);
+        assertThat(get("/serials/tiny").strings()).containsExactly("T3");
+
+        SampleHttp.Response usedUp = get("/serials/tiny");
+        assertThat(usedUp.status()).isEqualTo(409);
+        assertThat(usedUp.contentType()).startsWith("application/problem+json");
+        assertThat(usedUp.body().get("title").asString()).isEqualTo("Serial rule exhausted for this period");
+        assertThat(usedUp.body().get("rule").asString()).isEqualTo("tiny");
+        assertThat(usedUp.body().get("period").asString()).isEqualTo("all");
+        assertThat(usedUp.body().get("max").asLong()).isEqualTo(3);
+        assertThat(usedUp.body().get("detail").asString()).contains("idworker.serial.rules.tiny.max");
     }
 
     @Test
