@@ -35,7 +35,7 @@ final class SerialRuleRegistration {
         }
         this.registered = Collections.unmodifiableList(held);
         if (!held.isEmpty()) {
-            log.info("Serial rules {} registered", held);
+            log.info("Serial rules {} registered", held.stream().map(SerialRule::name).toList());
         }
     }
 
