@@ -4,6 +4,7 @@ import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.spring.boot.autoconfigure.DBIdWorkerConfig;
 import io.github.idworker.spring.boot.autoconfigure.RedisSequenceGeneratorsConfig;
 import io.github.idworker.spring.boot.autoconfigure.SegmentIdGeneratorsConfig;
+import io.github.idworker.spring.boot.autoconfigure.SerialStoreConfig;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
@@ -23,8 +24,9 @@ import java.util.Locale;
  *
  * <p>Runs after every bean definition is registered and before any bean is created, so nothing has connected
  * anywhere yet. Looks for the beans that need the database: {@code segmentAllocator} (segments, and the ranges of
- * the Redis sequences), {@code redisSequenceGenerators} and {@code dbSequenceManager} (worker leases with profile
- * {@code db}). Fails with an {@link IdWorkerConfigurationException} naming {@code spring.datasource.url} when the
+ * the Redis sequences), {@code redisSequenceGenerators}, {@code serialStore} (the serial rules and the high-water
+ * above which serial numbers restart after a restart or a Redis data loss) and {@code dbSequenceManager} (worker
+ * leases with profile {@code db}). Fails with an {@link IdWorkerConfigurationException} naming {@code spring.datasource.url} when the
  * URL is missing or is an in-memory H2 URL ({@code jdbc:h2:mem:}); the URL itself is never repeated, as it may
  * carry a password.
  */
@@ -50,6 +52,9 @@ public class ExternalDatabaseCheck implements BeanFactoryPostProcessor, Environm
         if (beanFactory.containsBeanDefinition(RedisSequenceGeneratorsConfig.SEQUENCES_BEAN)) {
             users.add("the ranges of the Redis sequences (/ids/sequence)");
         }
+        if (beanFactory.containsBeanDefinition(SerialStoreConfig.STORE_BEAN)) {
+            users.add("the serial rules and their high-waters (/serials)");
+        }
         if (beanFactory.containsBeanDefinition(DBIdWorkerConfig.SEQUENCE_MANAGER_BEAN)) {
             users.add("the worker-id leases (profile 'db')");
         }
@@ -74,7 +79,8 @@ public class ExternalDatabaseCheck implements BeanFactoryPostProcessor, Environm
                 + " and spring.datasource.password) to a database every instance shares, for example "
                 + "SPRING_DATASOURCE_URL=jdbc:mariadb://db.internal:3306/ids or "
                 + "SPRING_DATASOURCE_URL=jdbc:postgresql://db.internal:5432/ids, with idworker's tables created there "
-                + "(idworker.segment.initialize-schema=always creates the segment table); or start without profile "
+                + "(idworker.segment.initialize-schema=always and idworker.serial.initialize-schema=always create the "
+                + "segment and serial tables); or start without profile "
                 + "'external' for the zero-setup sample with its embedded Redis and H2.");
     }
 }

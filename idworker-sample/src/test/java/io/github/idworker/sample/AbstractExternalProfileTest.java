@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sample in profile {@code external}, started in this JVM over a database and a Redis the subclass provides,
  * stopped and started again: numbers continue above everything issued before the restart. Each test uses its own
- * namespace and tag, and removes the tag's row and every Redis key of both afterwards.
+ * namespace and tag, and removes the tag's row and every Redis key of both afterwards. The serial rule
+ * {@code invoice} of {@code application.yml} is shared by every run; its numbers only grow, which is all the
+ * tests assume.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class AbstractExternalProfileTest {
@@ -63,7 +65,7 @@ abstract class AbstractExternalProfileTest {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
                 "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms",
-                "--idworker.segment.initialize-schema=always"));
+                "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always"));
         arguments.addAll(datasourceArguments);
         // as command-line arguments: they must win over the profile's own files
         return new SpringApplicationBuilder(IdWorkerSampleApplication.class).profiles(profiles)
@@ -91,6 +93,26 @@ abstract class AbstractExternalProfileTest {
             assertThat(segment[0]).as("first segment number after the restart").isGreaterThan(highestBefore);
             assertThat(sequence[0]).as("first sequence number after the restart").isGreaterThan(highestBefore);
             assertThat(segment).doesNotContain(sequence);
+        }
+    }
+
+    /**
+     * The strict serials' stock stays in the shared Redis and their high-water in the shared database, so a
+     * restarted instance continues above everything handed out before (right after it, unless another process
+     * took numbers in between).
+     */
+    @Test
+    void serialNumbersContinueAboveEverythingHandedOutBeforeARestart() throws Exception {
+        String last;
+        try (ConfigurableApplicationContext app = start()) {
+            List<String> before = SampleHttp.get(port(app), "/serials/invoice?count=3").strings();
+            assertThat(before).hasSize(3).allMatch(s -> s.matches("INV-\\d{8}")).isSorted();
+            last = before.get(2);
+        }
+        try (ConfigurableApplicationContext app = start()) {
+            List<String> after = SampleHttp.get(port(app), "/serials/invoice?count=3").strings();
+            assertThat(after).hasSize(3).isSorted();
+            assertThat(after.get(0)).as("first serial after the restart").isGreaterThan(last);
         }
     }
 

@@ -62,9 +62,9 @@ class ExternalProfileTest extends AbstractExternalProfileTest {
 
         assertThat(failure).as("startup without spring.datasource.url")
                 .isInstanceOf(IdWorkerConfigurationException.class)
-                .hasMessageStartingWith("spring.datasource.url: profile 'external' keeps segments (/ids/segment) and "
-                        + "the ranges of the Redis sequences (/ids/sequence) in the database given by "
-                        + "spring.datasource.url")
+                .hasMessageStartingWith("spring.datasource.url: profile 'external' keeps segments (/ids/segment), "
+                        + "the ranges of the Redis sequences (/ids/sequence) and the serial rules and their "
+                        + "high-waters (/serials) in the database given by spring.datasource.url")
                 .hasMessageContaining("which is not set")
                 .hasMessageContaining("SPRING_DATASOURCE_URL=jdbc:mariadb://")
                 .hasMessageContaining("SPRING_DATASOURCE_URL=jdbc:postgresql://");
@@ -88,11 +88,13 @@ class ExternalProfileTest extends AbstractExternalProfileTest {
 
         assertThat(failure).isInstanceOf(IdWorkerConfigurationException.class)
                 .hasMessageStartingWith("spring.datasource.url: ")
+                .hasMessageContaining("the serial rules and their high-waters (/serials)")
                 .hasMessageContaining("the worker-id leases (profile 'db')");
     }
 
     /**
-     * Finding 9 as the sample shows it: a 404 for an unknown tag must not echo a password carried in the JDBC URL.
+     * Finding 9 as the sample shows it: a 404 for an unknown tag or serial rule must not echo a password carried in
+     * the JDBC URL.
      * Needs idworker's redaction of store locations in messages.
      */
     @Test
@@ -103,10 +105,11 @@ class ExternalProfileTest extends AbstractExternalProfileTest {
         try (ConfigurableApplicationContext app = startWith(new String[] {"external"}, List.of(
                 "--spring.datasource.url=" + url, "--spring.datasource.username=sa",
                 "--idworker.segment.auto-create=false"))) {
-            for (String endpoint : List.of("segment", "sequence")) {
-                SampleHttp.Response response = SampleHttp.get(port(app), "/ids/" + endpoint + "/no-such-tag");
+            for (String path : List.of("/ids/segment/no-such-tag", "/ids/sequence/no-such-tag",
+                    "/serials/no-such-rule")) {
+                SampleHttp.Response response = SampleHttp.get(port(app), path);
                 assertThat(response.status()).isEqualTo(404);
-                assertThat(response.body().toString()).as("/ids/%s body", endpoint).doesNotContain(secret);
+                assertThat(response.body().toString()).as("%s body", path).doesNotContain(secret);
             }
         }
     }

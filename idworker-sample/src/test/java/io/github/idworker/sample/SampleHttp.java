@@ -35,6 +35,21 @@ final class SampleHttp {
             }
             return ids;
         }
+
+        /** The body as strings; fails unless it is an array of strings. */
+        java.util.List<String> strings() {
+            if (!body.isArray()) {
+                throw new AssertionError("not an array of strings (HTTP " + status + "): " + body);
+            }
+            java.util.List<String> strings = new java.util.ArrayList<>(body.size());
+            for (int i = 0; i < body.size(); i++) {
+                if (!body.get(i).isString()) {
+                    throw new AssertionError("not a string at " + i + ": " + body.get(i));
+                }
+                strings.add(body.get(i).asString());
+            }
+            return strings;
+        }
     }
 
     static Response get(int port, String path) throws Exception {

@@ -61,20 +61,11 @@ public class DBIdWorkerConfig {
                     + timeouts.statementTimeout());
         }
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable(), timeouts);
-        if (shouldCreateSchema(jdbc.getInitializeSchema(), manager)) {
+        if (jdbc.getInitializeSchema().creates(manager.dialect())) {
             manager.createSchemaIfMissing();
         }
         manager.verifySchema();
         return manager;
-    }
-
-    private static boolean shouldCreateSchema(IdWorkerProperties.SchemaInitialization mode,
-                                              JdbcSequenceManager manager) {
-        return switch (mode) {
-            case ALWAYS -> true;
-            case EMBEDDED -> manager.isEmbedded();
-            case NEVER -> false;
-        };
     }
 
     @Bean(name = WORKER_BEAN, initMethod = "start", destroyMethod = "close")

@@ -20,6 +20,7 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
 
     private static final String INITIALIZE_SCHEMA = "idworker.jdbc.initialize-schema";
     private static final String SEGMENT_INITIALIZE_SCHEMA = "idworker.segment.initialize-schema";
+    private static final String SERIAL_INITIALIZE_SCHEMA = "idworker.serial.initialize-schema";
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdWorkerException cause) {
@@ -55,11 +56,20 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 return "Create idworker's segment table with the DDL for your database (see the README), or set "
                         + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
+            if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
+                return "Create idworker's serial tables (the rule table and its \"_period\" table) with the DDL for "
+                        + "your database (see the README), or set " + SERIAL_INITIALIZE_SCHEMA
+                        + "=always to let idworker create them at startup.";
+            }
             if (config.getProperty().startsWith("@EnableIdWorker")) {
                 return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";
             }
             if (config.getProperty().startsWith("@EnableSegmentIdGenerators")) {
                 return "Add the dependency named above, or drop redisSequences = true from @EnableSegmentIdGenerators.";
+            }
+            if (config.getProperty().startsWith("@EnableSerialNumbers")) {
+                return "Add the dependency named above, or use @EnableSerialNumbers(mode = SerialMode.LOCAL) for "
+                        + "serial numbers kept in the database only.";
             }
             return "Update your application's configuration: correct '" + config.getProperty()
                     + "' as described above (application.properties/yml, environment variables or command line).";

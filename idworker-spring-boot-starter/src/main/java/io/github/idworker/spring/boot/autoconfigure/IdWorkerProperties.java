@@ -1,5 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.serial.SerialReset;
 import io.github.idworker.snowflake.BackwardsPolicy;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -11,8 +13,9 @@ import java.util.Map;
 
 /**
  * Configuration properties of the snowflake workers {@link io.github.idworker.spring.annotation.EnableIdWorker}
- * registers and of the segment generators {@link io.github.idworker.spring.annotation.EnableSegmentIdGenerators}
- * registers. Values are checked when the worker or generator is built; a value idworker cannot run with safely
+ * registers, of the segment generators {@link io.github.idworker.spring.annotation.EnableSegmentIdGenerators}
+ * registers and of the serial numbers {@link io.github.idworker.spring.annotation.EnableSerialNumbers} registers.
+ * Values are checked when the worker or generator is built; a value idworker cannot run with safely
  * fails the startup with a message naming the property.
  */
 @ConfigurationProperties(prefix = IdWorkerProperties.PREFIX)
@@ -41,6 +44,9 @@ public class IdWorkerProperties {
     /** Segment mode: dense increasing numbers per business tag. */
     private final Segment segment = new Segment();
 
+    /** Serial numbers: strings of a prefix, a date and a zero-padded number per named rule. */
+    private final Serial serial = new Serial();
+
     public String getNamespace() {
         return this.namespace;
     }
@@ -67,6 +73,10 @@ public class IdWorkerProperties {
 
     public Segment getSegment() {
         return this.segment;
+    }
+
+    public Serial getSerial() {
+        return this.serial;
     }
 
     /** Bit layout of the ids and how the worker treats its clock. */
@@ -300,7 +310,7 @@ public class IdWorkerProperties {
         }
     }
 
-    /** When the lease table or the segment table is created at startup. */
+    /** When the lease tables, the segment table or the serial tables are created at startup. */
     public enum SchemaInitialization {
 
         /** Always create it when it is missing. */
@@ -310,7 +320,16 @@ public class IdWorkerProperties {
         EMBEDDED,
 
         /** Never create it; startup fails when it is missing. */
-        NEVER
+        NEVER;
+
+        /** Whether missing tables are created in a database of this dialect. */
+        public boolean creates(JdbcDialect dialect) {
+            return switch (this) {
+                case ALWAYS -> true;
+                case EMBEDDED -> dialect == JdbcDialect.H2;
+                case NEVER -> false;
+            };
+        }
     }
 
     /**
@@ -601,6 +620,278 @@ public class IdWorkerProperties {
 
         public void setCheckRunId(boolean checkRunId) {
             this.checkRunId = checkRunId;
+        }
+    }
+
+    /**
+     * Serial numbers, used with {@code @EnableSerialNumbers}: rules registered in a rule table at startup (the
+     * table is the source of truth), numbers handed out from Redis ({@code SerialMode.STRICT}) or in process
+     * ({@code SerialMode.LOCAL}) above a durable high-water per rule and period.
+     */
+    public static class Serial {
+
+        /**
+         * Name of the serial rule table, optionally schema-qualified; the high-water table beside it is named with
+         * "_period" appended.
+         */
+        private String table = "idworker_serial_rule";
+
+        /**
+         * When to create the serial tables at startup if they are missing.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+
+        /**
+         * How long a rule read from the rule table is used before it is read again; a rule an operator tunes in
+         * the table is picked up within this time. At least 1ms.
+         */
+        private Duration ruleRefresh = Duration.ofSeconds(30);
+
+        /** Strict serial numbers (Redis). */
+        private final SerialRedis redis = new SerialRedis();
+
+        /**
+         * Rules registered in the rule table at startup, by rule name (letters, digits, '_' and '-', at most 64).
+         * A rule the table already holds keeps the table's values; one whose prefix, date-pattern, width, reset
+         * or zone differs from the table's fails the startup.
+         */
+        private Map<String, Rule> rules = new LinkedHashMap<>();
+
+        public String getTable() {
+            return this.table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public SchemaInitialization getInitializeSchema() {
+            return this.initializeSchema;
+        }
+
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Duration getRuleRefresh() {
+            return this.ruleRefresh;
+        }
+
+        public void setRuleRefresh(Duration ruleRefresh) {
+            this.ruleRefresh = ruleRefresh;
+        }
+
+        public SerialRedis getRedis() {
+            return this.redis;
+        }
+
+        public Map<String, Rule> getRules() {
+            return this.rules;
+        }
+
+        public void setRules(Map<String, Rule> rules) {
+            this.rules = rules;
+        }
+    }
+
+    /** Strict serial numbers, used with {@code @EnableSerialNumbers(mode = SerialMode.STRICT)}. */
+    public static class SerialRedis {
+
+        /**
+         * How long a refill lock lives when its owner dies before releasing it; longer than a database
+         * reservation takes.
+         */
+        private Duration lockTtl = Duration.ofSeconds(10);
+
+        /**
+         * Longest a call waits for a refill when the stock of its rule is empty, before it fails.
+         */
+        private Duration maxWait = Duration.ofSeconds(3);
+
+        /**
+         * How much time of measured demand one refill holds, within the rule's "min-batch" and "max-batch".
+         */
+        private Duration refillCover = Duration.ofMinutes(5);
+
+        /**
+         * Whether every take refuses a stock installed by another Redis process (a restart that restored an old
+         * snapshot, a failover to a lagging replica) and refills above the database's high-water instead. Switch
+         * it off only for Redis without persistence and replicas.
+         */
+        private boolean checkRunId = true;
+
+        public Duration getLockTtl() {
+            return this.lockTtl;
+        }
+
+        public void setLockTtl(Duration lockTtl) {
+            this.lockTtl = lockTtl;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+
+        public Duration getRefillCover() {
+            return this.refillCover;
+        }
+
+        public void setRefillCover(Duration refillCover) {
+            this.refillCover = refillCover;
+        }
+
+        public boolean isCheckRunId() {
+            return this.checkRunId;
+        }
+
+        public void setCheckRunId(boolean checkRunId) {
+            this.checkRunId = checkRunId;
+        }
+    }
+
+    /**
+     * One serial rule registered at startup: strings {@code prefix + date + number}, e.g. prefix "ORD",
+     * date-pattern "yyyyMMdd" and width 6 give "ORD20261123000042". Unset values take the defaults named.
+     */
+    public static class Rule {
+
+        /**
+         * Text before the date: at most 32 letters, digits, '_' or '-'; none by default.
+         */
+        private String prefix;
+
+        /**
+         * Pattern of the date after the prefix, made of "yyyy", "MM" and "dd" (each at most once), or "none"; no
+         * date by default.
+         */
+        private String datePattern;
+
+        /**
+         * Digits of the zero-padded number, 1 to 15; required.
+         */
+        private Integer width;
+
+        /**
+         * First number of every period. Defaults to 1.
+         */
+        private Long start;
+
+        /**
+         * Last number of every period; nothing is handed out past it. Defaults to the largest number of "width"
+         * digits.
+         */
+        private Long max;
+
+        /**
+         * When the number starts again at "start"; "daily", "monthly" and "yearly" need a date-pattern that
+         * holds that period. Defaults to never.
+         */
+        private SerialReset reset;
+
+        /**
+         * IANA time zone whose calendar gives the date and the period, such as "Asia/Shanghai"; required with a
+         * date-pattern or a reset.
+         */
+        private String zone;
+
+        /**
+         * Stock level at or below which a take starts a refill in the background, below "max-batch". Defaults
+         * to "min-batch".
+         */
+        private Integer critical;
+
+        /**
+         * Fewest numbers one refill reserves. Defaults to 100.
+         */
+        private Integer minBatch;
+
+        /**
+         * Most numbers one refill reserves, and the most one call may take; at most 1000000. Defaults to 10000.
+         */
+        private Integer maxBatch;
+
+        public String getPrefix() {
+            return this.prefix;
+        }
+
+        public void setPrefix(String prefix) {
+            this.prefix = prefix;
+        }
+
+        public String getDatePattern() {
+            return this.datePattern;
+        }
+
+        public void setDatePattern(String datePattern) {
+            this.datePattern = datePattern;
+        }
+
+        public Integer getWidth() {
+            return this.width;
+        }
+
+        public void setWidth(Integer width) {
+            this.width = width;
+        }
+
+        public Long getStart() {
+            return this.start;
+        }
+
+        public void setStart(Long start) {
+            this.start = start;
+        }
+
+        public Long getMax() {
+            return this.max;
+        }
+
+        public void setMax(Long max) {
+            this.max = max;
+        }
+
+        public SerialReset getReset() {
+            return this.reset;
+        }
+
+        public void setReset(SerialReset reset) {
+            this.reset = reset;
+        }
+
+        public String getZone() {
+            return this.zone;
+        }
+
+        public void setZone(String zone) {
+            this.zone = zone;
+        }
+
+        public Integer getCritical() {
+            return this.critical;
+        }
+
+        public void setCritical(Integer critical) {
+            this.critical = critical;
+        }
+
+        public Integer getMinBatch() {
+            return this.minBatch;
+        }
+
+        public void setMinBatch(Integer minBatch) {
+            this.minBatch = minBatch;
+        }
+
+        public Integer getMaxBatch() {
+            return this.maxBatch;
+        }
+
+        public void setMaxBatch(Integer maxBatch) {
+            this.maxBatch = maxBatch;
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentGeneratorOptions;
@@ -56,12 +55,7 @@ public class SegmentIdGeneratorsConfig {
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, segment.getTable(), segment.isAutoCreate(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
-        boolean create = switch (segment.getInitializeSchema()) {
-            case ALWAYS -> true;
-            case EMBEDDED -> allocator.dialect() == JdbcDialect.H2;
-            case NEVER -> false;
-        };
-        if (create) {
+        if (segment.getInitializeSchema().creates(allocator.dialect())) {
             allocator.createSchemaIfMissing();
         }
         allocator.verifySchema();

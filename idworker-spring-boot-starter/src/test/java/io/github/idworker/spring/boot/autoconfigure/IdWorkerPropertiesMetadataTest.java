@@ -5,6 +5,10 @@ import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
+import io.github.idworker.serial.SerialReset;
+import io.github.idworker.serial.SerialRules;
+import io.github.idworker.serial.jdbc.JdbcSerialStore;
+import io.github.idworker.serial.redis.RedisSerialOptions;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -54,7 +58,10 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.segment.initial-step", "idworker.segment.prefetch-threshold",
                 "idworker.segment.target-lifetime", "idworker.segment.max-wait", "idworker.segment.redis.step",
                 "idworker.segment.redis.max-batch", "idworker.segment.redis.lock-ttl",
-                "idworker.segment.redis.max-wait", "idworker.segment.redis.check-run-id");
+                "idworker.segment.redis.max-wait", "idworker.segment.redis.check-run-id",
+                "idworker.serial.table", "idworker.serial.initialize-schema", "idworker.serial.rule-refresh",
+                "idworker.serial.rules", "idworker.serial.redis.lock-ttl", "idworker.serial.redis.max-wait",
+                "idworker.serial.redis.refill-cover", "idworker.serial.redis.check-run-id");
     }
 
     @Test
@@ -102,11 +109,36 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(redis.getMaxWait()).isEqualTo(RedisSegmentOptions.DEFAULT_MAX_WAIT);
         assertThat(redis.isCheckRunId()).isEqualTo(RedisSegmentOptions.defaults().checkRunId());
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSegmentOptions.DEFAULT_KEY_PREFIX);
+
+        IdWorkerProperties.Serial serial = properties.getSerial();
+        assertThat(serial.getTable()).isEqualTo(JdbcSerialStore.DEFAULT_TABLE);
+        assertThat(serial.getRuleRefresh()).isEqualTo(SerialRules.DEFAULT_REFRESH);
+        assertThat(serial.getInitializeSchema()).isEqualTo(segment.getInitializeSchema());
+        IdWorkerProperties.SerialRedis serialRedis = serial.getRedis();
+        assertThat(serialRedis.getLockTtl()).isEqualTo(RedisSerialOptions.DEFAULT_LOCK_TTL);
+        assertThat(serialRedis.getMaxWait()).isEqualTo(RedisSerialOptions.DEFAULT_MAX_WAIT);
+        assertThat(serialRedis.getRefillCover()).isEqualTo(RedisSerialOptions.DEFAULT_REFILL_COVER);
+        assertThat(serialRedis.isCheckRunId()).isEqualTo(RedisSerialOptions.defaults().checkRunId());
+        assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSerialOptions.DEFAULT_KEY_PREFIX);
+    }
+
+    /**
+     * A rule's fields sit in a map's values, where the metadata format has no place for hints; {@code reset} is
+     * typed {@link SerialReset} so IDEs offer its values, and each binds in the lower case the docs use.
+     */
+    @Test
+    void everyResetValueBindsInLowerCase() {
+        for (SerialReset reset : SerialReset.values()) {
+            Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                    "idworker.serial.rules.order.reset", reset.propertyValue(), "idworker.serial.rules.order.width", "6")));
+            IdWorkerProperties bound = binder.bind("idworker", IdWorkerProperties.class).get();
+            assertThat(bound.getSerial().getRules().get("order").getReset()).isEqualTo(reset);
+        }
     }
 
     /** The metadata states the same defaults, so an IDE shows what the starter really does. */
     @Test
-    void generatedDefaultsOfTheSegmentPropertiesAreStated() throws Exception {
+    void generatedDefaultsOfTheSegmentAndSerialPropertiesAreStated() throws Exception {
         JsonNode generated = read("META-INF/spring-configuration-metadata.json");
         Map<String, String> defaults = new HashMap<>();
         for (JsonNode property : generated.get("properties")) {
@@ -123,6 +155,13 @@ class IdWorkerPropertiesMetadataTest {
                 .containsEntry("idworker.segment.redis.step", "1000")
                 .containsEntry("idworker.segment.redis.lock-ttl", "10s")
                 .containsEntry("idworker.jdbc.statement-timeout", "2s")
-                .containsEntry("idworker.jdbc.network-timeout", "5s");
+                .containsEntry("idworker.jdbc.network-timeout", "5s")
+                .containsEntry("idworker.serial.table", "idworker_serial_rule")
+                .containsEntry("idworker.serial.initialize-schema", "embedded")
+                .containsEntry("idworker.serial.rule-refresh", "30s")
+                .containsEntry("idworker.serial.redis.lock-ttl", "10s")
+                .containsEntry("idworker.serial.redis.max-wait", "3s")
+                .containsEntry("idworker.serial.redis.refill-cover", "5m")
+                .containsEntry("idworker.serial.redis.check-run-id", "true");
     }
 }

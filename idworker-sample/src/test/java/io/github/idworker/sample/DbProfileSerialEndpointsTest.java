@@ -1,0 +1,33 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.serial.LocalSerialNumbers;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.test.context.ActiveProfiles;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code /serials/{rule}} with profile {@code db}: no Redis, so serial numbers run in process
+ * ({@code SerialMode.LOCAL}) over the database, and answer like the strict ones except that numbers of several
+ * instances interleave.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "idworker.namespace=t-${random.uuid}")
+@ActiveProfiles("db")
+class DbProfileSerialEndpointsTest extends AbstractSerialEndpointsTest {
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    ConfigurableEnvironment environment;
+
+    @Test
+    void serialsComeFromTheLocalNumbersWithoutRedis() {
+        assertThat(context.getBean("serialNumbers")).isInstanceOf(LocalSerialNumbers.class).isSameAs(serials);
+        assertThat(environment.getPropertySources().contains("embeddedRedis")).as("embedded Redis started").isFalse();
+    }
+}
