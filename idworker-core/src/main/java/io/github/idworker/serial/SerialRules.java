@@ -35,6 +35,14 @@ public final class SerialRules {
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
     /**
+     * @param store the rule table, named in errors by its {@link SerialStore#description()}
+     * @param refresh how long a rule is used before it is read again, at least 1 ms
+     */
+    public SerialRules(SerialStore store, Duration refresh) {
+        this(store, refresh, store.description());
+    }
+
+    /**
      * @param store the rule table
      * @param refresh how long a rule is used before it is read again, at least 1 ms
      * @param where the store as error messages name it, e.g. {@code table idworker_serial_rule at jdbc:…}

@@ -44,4 +44,12 @@ public interface SerialStore {
 
     /** The period's high-water (the last number reserved), or empty when nothing was reserved in it yet. */
     OptionalLong highWater(String rule, String period);
+
+    /**
+     * The store as error messages name it, e.g. {@code table idworker_serial_rule at jdbc:mysql://db/orders};
+     * never with credentials.
+     */
+    default String description() {
+        return getClass().getSimpleName();
+    }
 }

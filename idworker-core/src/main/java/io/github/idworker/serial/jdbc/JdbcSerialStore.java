@@ -336,6 +336,12 @@ public class JdbcSerialStore implements SerialStore {
         });
     }
 
+    /** {@code table <rule table> at <JDBC URL without credentials>}. */
+    @Override
+    public String description() {
+        return "table " + table + " at " + jdbc.location();
+    }
+
     @Override
     public String toString() {
         return "JdbcSerialStore[table=" + table + ", " + periodTable + "]";

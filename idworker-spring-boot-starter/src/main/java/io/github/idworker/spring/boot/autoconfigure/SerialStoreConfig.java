@@ -79,7 +79,7 @@ public class SerialStoreConfig {
         }
         // the store's own description: the JDBC store names its tables and never a URL, so no credential reaches
         // the message of an UnknownSerialRuleException
-        return new SerialRules(store, refresh, store.toString());
+        return new SerialRules(store, refresh);
     }
 
     /** Registers the configured rules once, before either mode hands out a serial. */
