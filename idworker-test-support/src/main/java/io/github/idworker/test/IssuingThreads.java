@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongPredicate;
 
 /**
@@ -62,6 +63,8 @@ public final class IssuingThreads implements AutoCloseable {
                     id = generator.nextId();
                 } catch (IdWorkerException fenced) {
                     refused.incrementAndGet();
+                    // leave the cores to the worker's keeper, which is what ends the refusals
+                    LockSupport.parkNanos(50_000);
                     continue;
                 }
                 count++;

@@ -2,6 +2,7 @@ package io.github.idworker.test.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.github.idworker.jdbc.JdbcRunner;
 import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.test.lease.SequenceManagerStore;
@@ -108,18 +109,38 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
         dataSource.close();
     }
 
+    /**
+     * Runs one statement at READ COMMITTED, retried on a serialization failure: a pool whose default is
+     * REPEATABLE READ fails a cleanup that meets a row a closing worker just returned.
+     */
     private void update(String sql, String ns, Integer slot) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, ns);
-            if (slot != null) {
-                ps.setInt(2, slot);
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                ps.setString(1, ns);
+                if (slot != null) {
+                    ps.setInt(2, slot);
+                }
+                ps.executeUpdate();
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+                return;
+            } catch (SQLException e) {
+                if (attempt < 5 && JdbcRunner.isSerializationFailure(e)) {
+                    sleepQuietly(20L * attempt);
+                    continue;
+                }
+                throw new IllegalStateException(e);
             }
-            ps.executeUpdate();
-            if (!c.getAutoCommit()) {
-                c.commit();
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -155,12 +155,13 @@ class SegmentIdGeneratorTest {
         String tag = newTag();
         store.newAllocator(false).register(tag, 0, 100);
         SegmentIdGenerator g = generator(tag, SegmentGeneratorOptions.builder()
-                .minStep(100).maxStep(100_000).targetLifetime(Duration.ofMillis(250)).build()).preload();
+                .minStep(100).maxStep(100_000).targetLifetime(Duration.ofMillis(500)).build()).preload();
         long previous = 0;
         previous = steady(g, 100_000, Duration.ofMillis(500), previous); // warm-up: the step adapts to the rate
         long waitedAfterWarmUp = g.waitedCalls();
         long loadedAfterWarmUp = g.loadedSegments();
-        steady(g, 100_000, Duration.ofSeconds(2), previous);
+        // segments of about 500 ms, loaded at 20 %: a load has 400 ms, enough on a busy 2-core machine
+        steady(g, 100_000, Duration.ofSeconds(3), previous);
         System.out.printf("steady caller: %d waited calls after warm-up (%d before), %d ranges loaded, step %d%n",
                 g.waitedCalls() - waitedAfterWarmUp, waitedAfterWarmUp, g.loadedSegments() - loadedAfterWarmUp,
                 g.currentStep());
