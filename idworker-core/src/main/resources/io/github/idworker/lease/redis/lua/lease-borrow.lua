@@ -64,6 +64,19 @@
 -- above every high-water a holder stored before; and a holder of an older generation or a lost record is
 -- never renewed again.
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
@@ -106,7 +119,7 @@ if #old_owners > 0 then
 end
 
 -- 2. generation
-local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local run_id = server_identity()
 local guard = math.max(tonumber(lease.guard) or 0, ttl + skew)
 local marker_found = lease.id ~= nil
 local gen_id, gen_floor, gen_ms

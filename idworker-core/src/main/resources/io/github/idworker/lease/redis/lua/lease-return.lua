@@ -15,12 +15,25 @@
 --   {'IGNORED'}  the lease was already lost (other owner, record missing, or another generation); nothing
 --                changed
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
 
 local field = ARGV[1]
-local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local run_id = server_identity()
 local g = redis.call('HMGET', KEYS[1], 'id', 'run_id', field)
 if not g[1] or g[1] ~= ARGV[4] or g[2] ~= run_id or not g[3] then
   return {'IGNORED'}

@@ -19,6 +19,19 @@
 -- is gone afterwards. Every installed range was therefore allocated from the database after the last loss and
 -- after every earlier install, so it lies above every number issued before: numbers keep increasing.
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
@@ -30,7 +43,7 @@ local current = redis.call('HGET', KEYS[1], 'v_h')
 if current and tonumber(ARGV[2]) < tonumber(current) then
   return {'BELOW', tonumber(current)}
 end
-local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local run_id = server_identity()
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('HSET', KEYS[1], 'v_l', ARGV[2], 'v_h', ARGV[3], 'run_id', run_id, 'step', ARGV[4],

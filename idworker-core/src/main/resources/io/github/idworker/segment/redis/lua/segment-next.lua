@@ -20,6 +20,19 @@
 -- Status codes are for the caller's refill logic and never reach users as numbers. Numbers stay below 2^53,
 -- where Lua numbers are exact (the installer refuses ranges beyond).
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
@@ -30,7 +43,7 @@ if not r[1] or not r[2] then
   return {'MISSING'}
 end
 if ARGV[2] ~= '0' then
-  local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+  local run_id = server_identity()
   if r[3] ~= run_id then
     return {'MISSING', 'run_id'}
   end

@@ -8,6 +8,19 @@
 --   ARGV[1]  checkRun  '1' to treat a stock installed by another Redis process as missing
 -- Reply: {left, use30, use60}; left = -1 when there is no usable stock.
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
@@ -17,7 +30,7 @@ local r = redis.call('HMGET', KEYS[1], 'lo', 'hi', 'run_id')
 if r[1] and r[2] then
   local usable = true
   if ARGV[1] ~= '0' then
-    usable = r[3] == string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+    usable = r[3] == server_identity()
   end
   if usable then
     left = tonumber(r[2]) - tonumber(r[1])

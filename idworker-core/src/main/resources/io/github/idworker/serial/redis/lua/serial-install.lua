@@ -21,6 +21,19 @@
 -- Why the lock check: the lock lives beside the stock, so a lock taken before Redis lost its data is gone
 -- afterwards; every installed range was reserved after the last loss and every earlier install.
 
+-- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
+-- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
+-- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
+-- would not have changed. Data stamped with another identity may have gone back in time.
+local function server_identity()
+  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
+  if not ok then
+    -- Redis before 7.0 takes one section per INFO
+    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
+  end
+  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+end
+
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
@@ -30,7 +43,7 @@ if redis.call('GET', KEYS[2]) ~= ARGV[1] then
 end
 local first = tonumber(ARGV[2])
 local last = tonumber(ARGV[3])
-local run_id = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+local run_id = server_identity()
 local r = redis.call('HMGET', KEYS[1], 'lo', 'hi', 'run_id')
 local t = redis.call('TIME')
 local now_ms = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
