@@ -183,6 +183,45 @@ public final class SerialRule {
         return fields;
     }
 
+    /** The shape fields by their property names, in a fixed order. */
+    public static final List<String> SHAPE_FIELDS = List.of("prefix", "date-pattern", "width", "reset", "zone");
+
+    /**
+     * The shape as one text, {@code prefix=ORD;date-pattern=yyyyMMdd;width=6;reset=daily;zone=Asia/Shanghai}: the
+     * rule table keeps it beside the fields, so an edit of a shape field in the table is caught.
+     */
+    public String shapeText() {
+        StringBuilder b = new StringBuilder();
+        for (String field : SHAPE_FIELDS) {
+            if (b.length() > 0) {
+                b.append(';');
+            }
+            b.append(field).append('=').append(valueOf(field));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The shape fields in which {@code shapeText} (as {@link #shapeText()} writes it) differs from this rule's
+     * shape; every field when the text cannot be read.
+     */
+    public List<String> shapeDifferences(String shapeText) {
+        java.util.Map<String, String> values = new java.util.HashMap<>();
+        for (String part : shapeText.split(";", -1)) {
+            int eq = part.indexOf('=');
+            if (eq > 0) {
+                values.put(part.substring(0, eq), part.substring(eq + 1));
+            }
+        }
+        List<String> fields = new ArrayList<>();
+        for (String field : SHAPE_FIELDS) {
+            if (!valueOf(field).equals(values.get(field))) {
+                fields.add(field);
+            }
+        }
+        return fields;
+    }
+
     /** The value of a field by its property name, as the rule table and the properties write it. */
     public String valueOf(String field) {
         return switch (field) {

@@ -10,6 +10,7 @@ import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialStore;
+import io.github.idworker.serial.UnknownSerialRuleException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +37,10 @@ import java.util.OptionalLong;
  *
  * <p>Reserve {@code count} numbers of (rule, period):
  * <ol>
- *   <li>In one transaction: {@code SELECT high_water ... FOR UPDATE} (concurrent reservers queue on the row);
- *       with {@code base = max(high_water, start − 1)}, {@code new = min(base + count, max)}; when
+ *   <li>In one transaction: read the rule's {@code start_number} and {@code max_number} from the rule table and
+ *       take the stricter of them and the caller's rule (an operator's lowered max counts at once);
+ *       {@code SELECT high_water ... FOR UPDATE} (concurrent reservers queue on the row); with
+ *       {@code base = max(high_water, start − 1)}, {@code new = min(base + count, max)}; when
  *       {@code base >= max} the period is exhausted ({@link SerialExhaustedException}).</li>
  *   <li>In the same transaction: {@code UPDATE ... SET high_water = new WHERE ... AND high_water = <read>} — a
  *       compare-and-set, so the range {@code (base, new]} is this reservation's alone whatever the database's
@@ -89,7 +92,7 @@ public class JdbcSerialStore implements SerialStore {
         this.periodTable = tableName + PERIOD_TABLE_SUFFIX;
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
         this.schema = new JdbcSchema("serial/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
-                table, RULE_COLUMNS + ", created_at",
+                table, RULE_COLUMNS + ", shape, created_at",
                 periodTable, "rule_name, period, high_water, update_time"));
     }
 
@@ -166,7 +169,8 @@ public class JdbcSerialStore implements SerialStore {
     @Override
     public Optional<SerialRule> find(String name) {
         return Optional.ofNullable(jdbc.run("read serial rule '" + name + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + " FROM " + table + " WHERE rule_name = ?")) {
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + table
+                    + " WHERE rule_name = ?")) {
                 ps.setString(1, name);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? toRule(rs) : null;
@@ -179,7 +183,8 @@ public class JdbcSerialStore implements SerialStore {
     public List<SerialRule> findAll() {
         return jdbc.run("read the serial rules", s -> {
             List<SerialRule> rules = new ArrayList<>();
-            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + " FROM " + table + " ORDER BY rule_name");
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + table
+                    + " ORDER BY rule_name");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rules.add(toRule(rs));
@@ -189,10 +194,16 @@ public class JdbcSerialStore implements SerialStore {
         });
     }
 
+    /**
+     * The rule of the current row, checked against the shape text stored with it: a row whose prefix, date
+     * pattern, width, reset or zone was edited after numbers were handed out could print old strings again.
+     * A row an operator inserted without a shape text gets its shape pinned on first read.
+     */
     private SerialRule toRule(ResultSet rs) throws SQLException {
         String name = rs.getString(1);
+        SerialRule rule;
         try {
-            return SerialRule.builder(name)
+            rule = SerialRule.builder(name)
                     .prefix(rs.getString(2))
                     .datePattern(rs.getString(3))
                     .width(rs.getInt(4))
@@ -208,11 +219,35 @@ public class JdbcSerialStore implements SerialStore {
             throw new IdWorkerConfigurationException(e.getProperty(), "the row of rule '" + name + "' in table " + table
                     + " is invalid: " + e.getMessage(), e);
         }
+        String shape = rs.getString(12);
+        if (shape == null) {
+            pinShape(rule);
+        } else {
+            List<String> edited = rule.shapeDifferences(shape);
+            if (!edited.isEmpty()) {
+                String field = edited.get(0);
+                throw new IdWorkerConfigurationException(SerialRule.property(name, field), "the row of rule '" + name
+                        + "' in table " + table + " was edited: its " + String.join(", ", edited) + " no longer match "
+                        + "the shape it handed out numbers with (" + shape + "), so it could print a string of the "
+                        + "past again. Put the row back, or add a new rule.");
+            }
+        }
+        return rule;
+    }
+
+    private void pinShape(SerialRule rule) {
+        jdbc.run("pin the shape of serial rule '" + rule.name() + "'", s -> {
+            try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET shape = ? WHERE rule_name = ? AND shape IS NULL")) {
+                ps.setString(1, rule.shapeText());
+                ps.setString(2, rule.name());
+                return ps.executeUpdate();
+            }
+        });
     }
 
     private boolean insertRule(SerialRule rule) {
-        String sql = "INSERT INTO " + table + " (" + RULE_COLUMNS + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " CURRENT_TIMESTAMP)";
+        String sql = "INSERT INTO " + table + " (" + RULE_COLUMNS + ", shape, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, CURRENT_TIMESTAMP)";
         return jdbc.run("register serial rule '" + rule.name() + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, rule.name());
@@ -226,6 +261,7 @@ public class JdbcSerialStore implements SerialStore {
                 ps.setInt(9, rule.critical());
                 ps.setInt(10, rule.minBatch());
                 ps.setInt(11, rule.maxBatch());
+                ps.setString(12, rule.shapeText());
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {
@@ -251,7 +287,7 @@ public class JdbcSerialStore implements SerialStore {
                 return r.range();
             }
             if (r.missing()) {
-                insertPeriod(rule, period);
+                insertPeriod(rule, period, r.start());
             }
         }
         throw new CenterUnavailableException("Could not " + what + " in table " + periodTable + " at " + jdbc.location()
@@ -259,19 +295,29 @@ public class JdbcSerialStore implements SerialStore {
     }
 
     /** What one reservation transaction found: a range, a missing row, or a lost compare-and-set. */
-    private record Reservation(SerialRange range, boolean missing) {
+    private record Reservation(SerialRange range, boolean missing, long start) {
     }
 
     private Reservation reserveOnce(JdbcRunner.Session s, SerialRule rule, String period, int count) throws SQLException {
+        // start and max as the table holds them now, in this transaction: an operator who lowered max is obeyed at
+        // once, whatever rule the caller read earlier
+        Limits limits = readLimits(s, rule.name());
+        if (limits == null) {
+            throw new UnknownSerialRuleException(rule.name(), description());
+        }
         Long read = readHighWater(s, rule.name(), period, true);
         if (read == null) {
-            return new Reservation(null, true);
+            return new Reservation(null, true, limits.start());
         }
-        long base = Math.max(read, rule.start() - 1);
-        if (base >= rule.max()) {
-            throw new SerialExhaustedException(rule.name(), period, rule.max());
+        // the stricter of the table and the caller's rule: a caller that read the rule before an operator lowered
+        // max (or raised start) cannot pass the new bounds, and one that holds a lower max is obeyed too
+        long start = Math.max(limits.start(), rule.start());
+        long max = Math.min(limits.max(), rule.max());
+        long base = Math.max(read, start - 1);
+        if (base >= max) {
+            throw new SerialExhaustedException(rule.name(), period, max);
         }
-        long last = Math.min(rule.max(), base + count);
+        long last = Math.min(max, base + count);
         try (PreparedStatement ps = s.prepare("UPDATE " + periodTable + " SET high_water = ?, update_time = "
                 + "CURRENT_TIMESTAMP WHERE rule_name = ? AND period = ? AND high_water = ?")) {
             ps.setLong(1, last);
@@ -279,10 +325,23 @@ public class JdbcSerialStore implements SerialStore {
             ps.setString(3, period);
             ps.setLong(4, read);
             if (ps.executeUpdate() != 1) {
-                return new Reservation(null, false);
+                return new Reservation(null, false, limits.start());
             }
         }
-        return new Reservation(new SerialRange(rule.name(), period, base + 1, last), false);
+        return new Reservation(new SerialRange(rule.name(), period, base + 1, last), false, limits.start());
+    }
+
+    /** A rule's number range as the table holds it. */
+    private record Limits(long start, long max) {
+    }
+
+    private Limits readLimits(JdbcRunner.Session s, String rule) throws SQLException {
+        try (PreparedStatement ps = s.prepare("SELECT start_number, max_number FROM " + table + " WHERE rule_name = ?")) {
+            ps.setString(1, rule);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Limits(rs.getLong(1), rs.getLong(2)) : null;
+            }
+        }
     }
 
     private Long readHighWater(JdbcRunner.Session s, String rule, String period, boolean lock) throws SQLException {
@@ -296,14 +355,14 @@ public class JdbcSerialStore implements SerialStore {
         }
     }
 
-    private void insertPeriod(SerialRule rule, String period) {
+    private void insertPeriod(SerialRule rule, String period, long start) {
         String sql = "INSERT INTO " + periodTable + " (rule_name, period, high_water, update_time) VALUES (?, ?, ?, "
                 + "CURRENT_TIMESTAMP)";
         jdbc.run("open period " + period + " of serial rule '" + rule.name() + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, rule.name());
                 ps.setString(2, period);
-                ps.setLong(3, rule.start() - 1);
+                ps.setLong(3, start - 1);
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {

@@ -338,7 +338,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 keys.add(stock.useKey(bucket - i));
             }
             String context = "serial-inspect of rule '" + stock.rule.name() + "' period " + stock.period;
-            List<Object> seen = executor.execute(INSPECT, keys, List.of(checkRun));
+            List<Object> seen = executor.execute(INSPECT, keys, List.of(checkRun, Long.toString(stock.rule.max())));
             long left = ScriptReplies.number(seen, 0, context);
             long use30 = ScriptReplies.number(seen, 1, context);
             long use60 = ScriptReplies.number(seen, 2, context);

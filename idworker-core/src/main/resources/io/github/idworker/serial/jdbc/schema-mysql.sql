@@ -11,6 +11,7 @@ CREATE TABLE IF NOT EXISTS ${table} (
     critical     INT          NOT NULL COMMENT 'stock level at or below which a take starts a refill',
     min_batch    INT          NOT NULL COMMENT 'smallest refill',
     max_batch    INT          NOT NULL COMMENT 'largest refill and largest batch of one call',
+    shape        VARCHAR(200) NULL     COMMENT 'prefix, date-pattern, width, reset and zone when first used; an edit of those is refused',
     created_at   DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     PRIMARY KEY (rule_name)
 ) ENGINE = InnoDB;

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS ${table} (
     critical     INT          NOT NULL,
     min_batch    INT          NOT NULL,
     max_batch    INT          NOT NULL,
+    shape        VARCHAR(200),
     created_at   TIMESTAMP    DEFAULT CURRENT_TIMESTAMP NOT NULL,
     PRIMARY KEY (rule_name)
 );

@@ -269,9 +269,17 @@ public abstract class AbstractSerialStoreContractTest {
         assertThatThrownBy(() -> first.reserve(lowered, DAY, 1)).as("a max lowered below the high-water")
                 .isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(20));
         SerialRule raised = rule.toBuilder().max(30).build();
+        assertThatThrownBy(() -> first.reserve(raised, DAY, 1)).as("a caller's max above the store's")
+                .isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(25));
+        store.setLimits(rule.name(), rule.start(), 30);
+        assertThatThrownBy(() -> first.reserve(rule, DAY, 1)).as("a caller's lower max is obeyed too")
+                .isInstanceOf(SerialExhaustedException.class);
         assertThat(first.reserve(raised, DAY, 10)).as("a raised max continues above the high-water")
                 .isEqualTo(new SerialRange(rule.name(), DAY, 26, 30));
         assertThat(first.highWater(rule.name(), DAY)).hasValue(30);
+        store.setLimits(rule.name(), rule.start(), 28);
+        assertThat(second.reserve(raised, NEXT_DAY, 100)).as("a max an operator lowered counts at once")
+                .isEqualTo(new SerialRange(rule.name(), NEXT_DAY, 5, 28));
     }
 
     @Test

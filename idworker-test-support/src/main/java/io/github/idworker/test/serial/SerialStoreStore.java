@@ -15,6 +15,9 @@ public interface SerialStoreStore extends AutoCloseable {
     /** Removes the rule {@code rule} and every period of it, so nothing is left for another test to trip on. */
     void deleteRule(String rule);
 
+    /** Sets the rule's {@code start} and {@code max} in the backing store, as an operator tuning the rule would. */
+    void setLimits(String rule, long start, long max);
+
     @Override
     default void close() throws Exception {
     }

@@ -77,6 +77,16 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
         execute("UPDATE " + table + " SET " + column + " = ? WHERE rule_name = ?", value, rule);
     }
 
+    /** Sets one text column of a rule's row ({@code reset_period}, {@code prefix}, …), as an operator editing it. */
+    public void setRuleText(String rule, String column, String value) {
+        execute("UPDATE " + table + " SET " + column + " = ? WHERE rule_name = ?", value, rule);
+    }
+
+    @Override
+    public void setLimits(String rule, long start, long max) {
+        execute("UPDATE " + table + " SET start_number = ?, max_number = ? WHERE rule_name = ?", start, max, rule);
+    }
+
     @Override
     public void deleteRule(String rule) {
         execute("DELETE FROM " + table + JdbcSerialStore.PERIOD_TABLE_SUFFIX + " WHERE rule_name = ?", rule);

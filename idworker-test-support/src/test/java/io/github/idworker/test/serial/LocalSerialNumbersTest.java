@@ -1,5 +1,8 @@
 package io.github.idworker.test.serial;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.serial.LocalSerialNumbers;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialReset;
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -393,5 +397,86 @@ class LocalSerialNumbersTest {
                 assertThat(numberOf(node.next(rule.name()))).isLessThanOrEqualTo(40);
             }
         }).isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(40));
+    }
+
+    /**
+     * An operator edits a rule's shape in the table (daily → monthly): the rule would print the strings of the
+     * first days of the month again. The lookup refuses the row, naming the property, and the node stops serving
+     * the rule instead of guessing; putting the row back serves it again. (Found by an adversarial review:
+     * {@code ORD202611230001..0003} handed out twice.)
+     */
+    @Test
+    void aShapeEditedInTheTableStopsTheRuleInsteadOfPrintingAStringTwice() {
+        SerialRule rule = register(newRule(4));
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), Duration.ofMillis(200));
+        List<String> issued = new ArrayList<>();
+        issued.add(node.next(rule.name()));
+        assertThat(issued.get(0)).isEqualTo("ORD202611230001");
+        store.setRuleText(rule.name(), "reset_period", "monthly");
+        assertThatThrownBy(() -> store.newStore().find(rule.name()))
+                .isInstanceOfSatisfying(IdWorkerConfigurationException.class,
+                        e -> assertThat(e.getProperty()).isEqualTo(SerialRule.property(rule.name(), "reset")))
+                .hasMessageContaining("was edited");
+        // until the node's re-read sees the edit it serves the rule as read before (with its daily shape)
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThatThrownBy(() -> issued.add(node.next(rule.name())))
+                        .isInstanceOf(IdWorkerConfigurationException.class));
+        store.setRuleText(rule.name(), "reset_period", "daily");
+        issued.add(await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .ignoreException(IdWorkerConfigurationException.class)
+                .until(() -> node.next(rule.name()), s -> true));
+        assertThat(issued).doesNotHaveDuplicates().allSatisfy(s -> assertThat(s).startsWith("ORD20261123"));
+        assertThat(issued).isSortedAccordingTo(String::compareTo);
+    }
+
+    /**
+     * An operator lowers {@code max} in the table: the next reservation obeys it at once, also through a store
+     * whose caller still holds the rule as read before. (Found by an adversarial review: 2 951 numbers past a
+     * lowered max.)
+     */
+    @Test
+    void aMaxLoweredInTheTableCapsTheNextReservationAtOnce() {
+        SerialRule rule = register(newRule(6).minBatch(100).maxBatch(100));
+        JdbcSerialStore s = store.newStore();
+        assertThat(s.reserve(rule, "20261123", 100).last()).isEqualTo(100);
+        store.setRuleColumn(rule.name(), "max_number", 150);
+        assertThat(s.reserve(rule, "20261123", 100).last()).as("capped at the table's max, not the caller's")
+                .isEqualTo(150);
+        assertThatThrownBy(() -> s.reserve(rule, "20261123", 1))
+                .isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(150));
+    }
+
+    /**
+     * The database hangs (the pool's only connection is taken) when a rule is due to be read again: callers keep
+     * being served from their ranges; only the background re-read waits. (Found by an adversarial review: a
+     * caller held 30 s by the re-read.)
+     */
+    @Test
+    void aHungDatabaseDuringARuleReReadHoldsNoCaller() throws Exception {
+        SerialRule rule = register(newRule(6).minBatch(1_000).maxBatch(1_000));
+        HikariConfig config = new HikariConfig();
+        store.dataSource().copyStateTo(config);
+        config.setPoolName(null);
+        config.setMaximumPoolSize(1);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(5_000);
+        try (HikariDataSource onePool = new HikariDataSource(config)) {
+            JdbcSerialStore nodeStore = new JdbcSerialStore(onePool);
+            LocalSerialNumbers node = new LocalSerialNumbers(nodeStore, new SerialRules(nodeStore,
+                    Duration.ofMillis(100)), new ManualClock(BEFORE_MIDNIGHT));
+            nodes.add(node);
+            node.next(rule.name(), 10); // the rule is read and a range of 1 000 is loaded
+            try (Connection taken = onePool.getConnection()) {
+                Thread.sleep(200); // the rule is due to be read again
+                long worst = 0;
+                for (int i = 0; i < 50; i++) {
+                    long begin = System.nanoTime();
+                    node.next(rule.name());
+                    worst = Math.max(worst, System.nanoTime() - begin);
+                }
+                assertThat(TimeUnit.NANOSECONDS.toMillis(worst)).as("slowest call while the database hung, ms")
+                        .isLessThan(1_000);
+            }
+        }
     }
 }

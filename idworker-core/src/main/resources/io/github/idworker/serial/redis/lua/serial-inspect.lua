@@ -6,6 +6,7 @@
 --   KEYS[2..13]   use    the demand buckets of the last hour, newest first (5 minutes each)
 -- ARGV:
 --   ARGV[1]  checkRun  '1' to treat a stock installed by another Redis process as missing
+--   ARGV[2]  max       the rule's max: numbers of the stock past it do not count as left
 -- Reply: {left, use30, use60}; left = -1 when there is no usable stock.
 
 -- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
@@ -33,7 +34,7 @@ if r[1] and r[2] then
     usable = r[3] == server_identity()
   end
   if usable then
-    left = tonumber(r[2]) - tonumber(r[1])
+    left = math.max(0, math.min(tonumber(r[2]), tonumber(ARGV[2])) - tonumber(r[1]))
   end
 end
 local use30 = 0

@@ -320,4 +320,35 @@ abstract class AbstractRedisSerialNumbersTest {
         // newRule wrote it through another store instance, as an operator's INSERT would; this node never saw it
         assertThat(node.next(rule.name())).isEqualTo("OPS00001");
     }
+
+    /**
+     * An operator lowers {@code max} in the table below what the stock in Redis already holds: once the node has
+     * read the rule again, nothing past the new max is handed out and a call that needs more gets the typed
+     * error at once. (Found by an adversarial review: the refill saw "enough left" and callers spun until
+     * {@code max-wait}.)
+     */
+    @Test
+    void aMaxLoweredBelowTheStockEndsTheRuleAtTheNewMax() throws Exception {
+        SerialRule rule = harness.newRule(b -> b.prefix("M").width(6).minBatch(100).maxBatch(100).critical(0));
+        RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().maxWait(Duration.ofSeconds(5)).build(),
+                Duration.ofMillis(100));
+        assertThat(node.next(rule.name(), 10).get(9)).isEqualTo("M000010"); // the stock holds 1..100
+        harness.setRuleColumn(rule.name(), "max_number", 20);
+        Thread.sleep(150);
+        node.next(rule.name()); // the re-read of the rule starts in the background
+        Thread.sleep(150);
+        long begin = System.nanoTime();
+        assertThatThrownBy(() -> node.next(rule.name(), 15)).as("15 more than the 9 left below the new max")
+                .isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(20));
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin)).as("ms until the typed error")
+                .isLessThan(2_000);
+        List<String> rest = new ArrayList<>();
+        assertThatThrownBy(() -> {
+            while (true) {
+                rest.add(node.next(rule.name()));
+            }
+        }).isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(20));
+        assertThat(rest).last().isEqualTo("M000020");
+        assertThatThrownBy(() -> node.next(rule.name(), 5)).isInstanceOf(SerialExhaustedException.class);
+    }
 }

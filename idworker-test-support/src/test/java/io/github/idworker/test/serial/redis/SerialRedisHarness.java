@@ -105,13 +105,41 @@ final class SerialRedisHarness implements AutoCloseable {
         return newNode(new JedisScriptExecutor(jedis), store, options);
     }
 
+    /** A new node whose rule lookup reads the rules again after {@code refresh}. */
+    RedisSerialNumbers newNode(RedisSerialOptions options, Duration refresh) {
+        UnifiedJedis jedis = newClient.get();
+        clients.add(jedis);
+        JdbcSerialStore store = newStore();
+        return track(new JedisScriptExecutor(jedis), store, new SerialRules(store, refresh), options);
+    }
+
+    /** Sets a column of a rule's row, as an operator tuning the rule in the table. */
+    void setRuleColumn(String rule, String column, long value) {
+        try (java.sql.Connection c = dataSource.getConnection();
+             java.sql.PreparedStatement ps = c.prepareStatement("UPDATE " + JdbcSerialStore.DEFAULT_TABLE + " SET "
+                     + column + " = ? WHERE rule_name = ?")) {
+            ps.setLong(1, value);
+            ps.setString(2, rule);
+            ps.executeUpdate();
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private RedisSerialNumbers newNode(RedisScriptExecutor executor, JdbcSerialStore store, RedisSerialOptions options) {
+        return track(executor, store, new SerialRules(store, Duration.ofSeconds(30), "test table"), options);
+    }
+
+    private RedisSerialNumbers track(RedisScriptExecutor executor, JdbcSerialStore store, SerialRules lookup,
+                                     RedisSerialOptions options) {
         RedisScriptExecutor recording = (script, keys, args) -> {
             touchedKeys.addAll(keys);
             roundTrips.incrementAndGet();
             return executor.execute(script, keys, args);
         };
-        SerialRules lookup = new SerialRules(store, Duration.ofSeconds(30), "test table");
         RedisSerialNumbers node = new RedisSerialNumbers(recording, store, lookup, options);
         serials.add(node);
         return node;
