@@ -52,8 +52,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li><b>Layout.</b> A borrow whose layout differs from the pinned one claims nothing:
  *       {@link LayoutMismatchException}. The first borrow, and the first after the hash was lost, pins its own;
  *       a Redis that loses the namespace also loses the pin, so the layout must simply never change.</li>
- *   <li><b>Generation.</b> Every call reads the Redis process's {@code run_id} ({@code INFO server}). When a
- *       borrow finds the marker missing or carrying another {@code run_id} (data lost or evicted, old snapshot
+ *   <li><b>Generation.</b> Every call reads the Redis process's identity, its {@code run_id} and its
+ *       {@code master_replid} ({@code INFO server}, {@code INFO replication}; a restart changes the first, a
+ *       promotion — also the fail-back to a demoted master — the second). When a
+ *       borrow finds the marker missing or carrying another identity (data lost or evicted, old snapshot
  *       restored, failover), it starts a new generation: {@code id} = Redis time in microseconds, {@code ms} =
  *       Redis time, {@code floor = max(old floor + 1, now + guard)}, where {@code guard} is the largest
  *       {@code ttl + maxSkew} a borrower of the namespace asked for (this borrower's own when the marker is

@@ -33,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  * Cluster:
  * <ul>
  *   <li>{@code {idworker:segment:order}:range} — hash {@code v_l} (last number issued), {@code v_h} (last number
- *       of the range), {@code run_id} (the Redis process that installed it), {@code step}, {@code installed_ms};</li>
+ *       of the range), {@code run_id} (the identity of the Redis that installed it: its run id and replication id), {@code step}, {@code installed_ms};</li>
  *   <li>{@code {idworker:segment:order}:lock} — the refill lock, holding its owner's random token.</li>
  * </ul>
  *
@@ -61,7 +61,8 @@ import java.util.concurrent.locks.LockSupport;
  * install follows every earlier install and every data loss, and its range — allocated later from a
  * {@code max_id} that only grows — lies above every number issued before. After a loss numbering continues above
  * the database's {@code max_id}; the unused rest of the lost range is a gap, never reused. A restart that restores
- * an older snapshot is caught by the {@code run_id} check in step 1 (see {@link RedisSegmentOptions.Builder#checkRunId}).
+ * an older snapshot, a fail-over to a lagging replica or a fail-back to a demoted master is caught by the
+ * identity check in step 1 (see {@link RedisSegmentOptions.Builder#checkRunId}).
  * Numbers must stay below 2<sup>53</sup>
  * ({@link #MAX_NUMBER}), where Lua arithmetic is exact.
  *

@@ -121,10 +121,12 @@ public final class RedisSegmentOptions {
 
         /**
          * Whether every call refuses a range installed by another Redis process ({@code idworker.segment.redis.check-run-id},
-         * default on). A restart that restores an older RDB snapshot or an AOF missing its last second, or a failover
-         * to a replica that lagged, brings back a range whose {@code v_l} went back; the check sees the changed
-         * {@code run_id} and refills above the database's {@code max_id} instead of reissuing numbers. It costs one
-         * {@code INFO server} inside the script, roughly halving the calls one Redis node serves per second. Switch it
+         * default on). A restart that restores an older RDB snapshot or an AOF missing its last second, a failover
+         * to a replica that lagged, or a fail-back to a demoted master that resynced, brings back a range whose
+         * {@code v_l} went back; the check sees the changed identity ({@code run_id} and {@code master_replid}) and
+         * refills above the database's {@code max_id} instead of reissuing numbers. It costs {@code INFO server} and
+         * {@code INFO replication} inside the script (one call on Redis 7), roughly halving the calls one Redis node
+         * serves per second. Switch it
          * off only when Redis runs without persistence and without replicas (a restart then loses the range, which
          * is safe) or with {@code appendfsync always} and no failover.
          */

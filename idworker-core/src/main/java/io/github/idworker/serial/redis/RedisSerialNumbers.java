@@ -48,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  * every script runs on Redis Cluster:
  * <ul>
  *   <li>{@code {idworker:serial:order}:20261123} — hash {@code lo} (last number issued), {@code hi} (last number
- *       of the stock), {@code run_id} (the Redis process that installed it), {@code installed_ms}; it expires
+ *       of the stock), {@code run_id} (the identity of the Redis that installed it: its run id and replication id), {@code installed_ms}; it expires
  *       two days after its period ends;</li>
  *   <li>{@code {idworker:serial:order}:20261123:lock} — the refill lock, holding its owner's random token;</li>
  *   <li>{@code {idworker:serial:order}:use:<n>} — numbers taken in the {@code n}-th 5-minute bucket since the
@@ -84,7 +84,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Why no number is issued twice: a number enters Redis only after the database's high-water passed it, and
  * only through an install made under a lock kept beside the stock. A Redis that lost its data lost the lock too,
  * so later installs hold ranges reserved after the loss, above everything issued. A Redis restored from an older
- * snapshot brings back an old {@code lo}, but also an old {@code run_id}: with {@code check-run-id} on (the
+ * snapshot, a fail-over to a lagging replica or a fail-back to a demoted master brings back an old {@code lo},
+ * but also an old identity (run id and replication id): with {@code check-run-id} on (the
  * default) the stock is refused and refilled above the high-water. Failures to reach Redis or the database
  * surface as {@link CenterUnavailableException}; while the database is down the stock keeps serving and refills
  * retry. Thread-safe; the executor may be shared.
