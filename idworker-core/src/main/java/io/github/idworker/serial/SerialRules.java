@@ -120,11 +120,11 @@ public final class SerialRules {
      *         was edited; the rule is not served until the row is put right
      */
     public SerialRule get(String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new UnknownSerialRuleException(String.valueOf(name), where);
-        }
-        Cached c = cache.get(name);
+        Cached c = name == null ? null : cache.get(name);
         if (c == null) {
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new UnknownSerialRuleException(String.valueOf(name), where);
+            }
             return read(name);
         }
         if (nanoClock.getAsLong() - c.readNanos >= refreshNanos && c.reading.compareAndSet(false, true)) {

@@ -250,10 +250,10 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
     private Taken takeOnce(Stock stock, int count) {
         long bucket = Math.floorDiv(options.clock().millis(), BUCKET_MILLIS);
-        List<Object> reply = executor.execute(TAKE, List.of(stock.stockKey, stock.useKey(bucket)),
-                List.of(Integer.toString(count), checkRun, Long.toString(stock.rule.max()), BUCKET_TTL_MILLIS));
-        String context = "serial-take of rule '" + stock.rule.name() + "' period " + stock.period;
-        String status = ScriptReplies.text(reply, 0, context);
+        List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
+                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS));
+        String status = ScriptReplies.text(reply, 0, stock.takeContext);
+        String context = stock.takeContext;
         return switch (status) {
             case "OK" -> new Taken(Status.OK, ScriptReplies.number(reply, 1, context), ScriptReplies.number(reply, 2, context));
             case "MISSING" -> new Taken(Status.MISSING, -1, -1);
@@ -413,6 +413,13 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         final String lockKey;
         final long expireAtMillis;
 
+        final String maxText;
+        final String takeContext;
+        private volatile BucketKeys takeKeys;
+
+        private record BucketKeys(long bucket, List<String> keys) {
+        }
+
         Stock(SerialRule rule, LocalDate date, RedisSerialOptions options) {
             this.rule = rule;
             this.date = date;
@@ -421,6 +428,8 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             this.tag = "{" + options.keyPrefix() + ":serial:" + rule.name() + "}";
             this.stockKey = tag + ":" + period;
             this.lockKey = stockKey + ":lock";
+            this.maxText = Long.toString(rule.max());
+            this.takeContext = "serial-take of rule '" + rule.name() + "' period " + period;
             LocalDate last = rule.reset().lastDay(date);
             this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
                     : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
@@ -429,6 +438,16 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
         String useKey(long bucket) {
             return tag + ":use:" + bucket;
+        }
+
+        /** The keys of a take in {@code bucket}; built once per bucket, as a take runs thousands of times a second. */
+        List<String> takeKeys(long bucket) {
+            BucketKeys k = takeKeys;
+            if (k == null || k.bucket != bucket) {
+                k = new BucketKeys(bucket, List.of(stockKey, useKey(bucket)));
+                takeKeys = k;
+            }
+            return k.keys;
         }
     }
 

@@ -64,17 +64,16 @@
 -- above every high-water a holder stored before; and a holder of an older generation or a lost record is
 -- never renewed again.
 
--- The identity of this Redis process in its present role: run_id changes when the process restarts (a snapshot
--- or append-only file may have brought back older data), master_replid when a replica is promoted (it may have
--- lagged) -- also when a demoted master that resynced from its successor is promoted back, whose run_id alone
--- would not have changed. Data stamped with another identity may have gone back in time.
+-- The identity of this Redis process in its present role: its replication id, which Redis draws anew at every
+-- start (a snapshot or append-only file may have brought back older data) and at every promotion of a replica
+-- (it may have lagged) -- also when a demoted master that resynced from its successor is promoted back, whose
+-- run_id alone would not have changed. Data stamped with another identity may have gone back in time. A plain
+-- find, not a pattern: this runs on every call.
 local function server_identity()
-  local ok, info = pcall(redis.call, 'INFO', 'server', 'replication')
-  if not ok then
-    -- Redis before 7.0 takes one section per INFO
-    info = redis.call('INFO', 'server') .. redis.call('INFO', 'replication')
-  end
-  return string.match(info, 'run_id:(%w+)') .. '/' .. (string.match(info, 'master_replid:(%w+)') or '-')
+  local info = redis.call('INFO', 'replication')
+  local i = string.find(info, 'master_replid:', 1, true)
+  local j = string.find(info, '\r', i, true)
+  return string.sub(info, i + 14, j - 1)
 end
 
 if redis.replicate_commands then
