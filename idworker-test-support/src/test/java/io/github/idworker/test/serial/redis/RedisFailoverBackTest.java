@@ -1,10 +1,14 @@
 package io.github.idworker.test.serial.redis;
 
+import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.lease.WorkerLease;
+import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.redis.RedisSerialNumbers;
+import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.test.redis.RedisClusterSupport;
 import io.github.idworker.test.segment.JdbcSegmentAllocatorStore;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +21,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * numbers, its replica B is promoted while A still serves a few more, A comes back as B's replica (a full resync
  * brings it B's older stock, stamped with A's own run_id), then B fails and A is promoted back. The run_id alone
  * would accept the rewound stock; the identity includes {@code master_replid}, which every promotion changes.
- * (Found by an adversarial review: 5 of 20 serials handed out twice.)
+ * The same holds for Redis sequences and for the Redis lease centre. (Found by an adversarial review: 5 of 20
+ * serials handed out twice.)
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisFailoverBackTest {
@@ -112,6 +118,57 @@ class RedisFailoverBackTest {
         } finally {
             store.deleteTag(tag);
             store.close();
+        }
+    }
+
+    /**
+     * The Redis lease centre through the same fail-back: the holder of worker id 0 renewed on A six seconds
+     * after B took over, so A alone knew the later high-water; the resync brought A B's older high-water and
+     * expiry back. As soon as that older lease has expired, the next borrower of worker id 0 must still start
+     * above the later high-water, up to which the holder may have issued.
+     */
+    @Test
+    void aLeaseHighWaterIsNeverRewoundByAFailBackToTheOldMaster() throws Exception {
+        String ns = "f-" + UUID.randomUUID().toString().substring(0, 13);
+        Duration ttl = Duration.ofSeconds(10);
+        Duration skew = Duration.ofMillis(200);
+        String layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 0, 12).pinned();
+        try (UnifiedJedis jedis = RedisClient.create("127.0.0.1", portA)) {
+            RedisSequenceManager centre = new RedisSequenceManager(new JedisScriptExecutor(jedis), "idworker-test");
+            WorkerLease[] lease = new WorkerLease[1];
+            long[] highWaters = new long[2];
+            int[] round = new int[1];
+            failOverAndBack(() -> {
+                round[0]++;
+                if (round[0] == 1) {
+                    lease[0] = centre.borrow(new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl,
+                            System.currentTimeMillis(), skew, "test-host", 1, layout));
+                } else if (round[0] == 2) {
+                    lease[0] = centre.renew(lease[0], System.currentTimeMillis() + ttl.toMillis());
+                    highWaters[0] = lease[0].highWaterMillis(); // replicated to B
+                } else if (round[0] == 3) {
+                    sleep(6_000);
+                    lease[0] = centre.renew(lease[0], System.currentTimeMillis() + ttl.toMillis());
+                    highWaters[1] = lease[0].highWaterMillis(); // on A only: B was promoted
+                }
+            });
+            // the lease as B knew it is over by any clock; the one only A knew is not
+            sleep(Math.max(0, highWaters[0] + skew.toMillis() + 200 - System.currentTimeMillis()));
+            assertThat(System.currentTimeMillis()).isLessThan(highWaters[1]);
+            WorkerLease next = centre.borrow(new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl,
+                    System.currentTimeMillis(), skew, "test-host", 2, layout));
+            assertThat(next.workerId()).isZero();
+            assertThat(next.floorMillis()).as("the new holder's floor against the old holder's last high-water")
+                    .isGreaterThanOrEqualTo(highWaters[1]);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
