@@ -11,6 +11,7 @@ CREATE TABLE IF NOT EXISTS app_serial_rule (
     critical     INT          NOT NULL,
     min_batch    INT          NOT NULL,
     max_batch    INT          NOT NULL,
+    shape        VARCHAR(200),
     created_at   TIMESTAMP    DEFAULT CURRENT_TIMESTAMP NOT NULL,
     PRIMARY KEY (rule_name)
 );

@@ -129,7 +129,7 @@ abstract class AbstractSerialEndpointsTest {
             assertThat(response.body().get("rule").asString()).isEqualTo("no-such-rule");
             assertThat(response.body().get("detail").asString()).contains("'no-such-rule'")
                     .contains("idworker.serial.rules.no-such-rule");
-            assertThat(response.body().toString()).doesNotContain(DATABASE_PASSWORD).doesNotContain("jdbc:");
+            assertThat(response.body().toString()).doesNotContain(DATABASE_PASSWORD);
         }
     }
 
