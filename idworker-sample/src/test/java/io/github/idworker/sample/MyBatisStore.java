@@ -11,6 +11,7 @@ import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.mybatis.spring.SqlSessionTemplate;
 import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
@@ -68,8 +69,8 @@ final class MyBatisStore implements SequenceManagerStore {
 
     @Override
     public void expireLease(String namespace, int workerId) {
-        jdbc.sql("UPDATE idworker_worker_slot SET expires_at = 0 WHERE ns = ? AND slot_id = ?")
-                .params(namespace, workerId).update();
+        retried(() -> jdbc.sql("UPDATE idworker_worker_slot SET expires_at = 0 WHERE ns = ? AND slot_id = ?")
+                .params(namespace, workerId).update());
     }
 
     @Override
@@ -86,7 +87,8 @@ final class MyBatisStore implements SequenceManagerStore {
 
     @Override
     public void deleteSlotRecord(String namespace, int workerId) {
-        jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?").params(namespace, workerId).update();
+        retried(() -> jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ? AND slot_id = ?").params(namespace, workerId)
+                .update());
     }
 
     /** Another session holds the slot's row locked ({@code SELECT … FOR UPDATE}) until the handle is closed. */
@@ -114,8 +116,31 @@ final class MyBatisStore implements SequenceManagerStore {
 
     @Override
     public void deleteNamespace(String namespace) {
-        jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ?").param(namespace).update();
-        jdbc.sql("DELETE FROM idworker_worker_slot_ns WHERE ns = ?").param(namespace).update();
+        retried(() -> jdbc.sql("DELETE FROM idworker_worker_slot WHERE ns = ?").param(namespace).update());
+        retried(() -> jdbc.sql("DELETE FROM idworker_worker_slot_ns WHERE ns = ?").param(namespace).update());
+    }
+
+    /**
+     * Runs a cleanup statement again after a serialization failure: a pool whose default is REPEATABLE READ fails
+     * a delete that meets a row a closing worker just returned.
+     */
+    private static void retried(Runnable statement) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                statement.run();
+                return;
+            } catch (ConcurrencyFailureException e) {
+                if (attempt >= 5) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     @Override
