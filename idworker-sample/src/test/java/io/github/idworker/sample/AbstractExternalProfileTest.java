@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The sample in profile {@code external}, started in this JVM over a database and a Redis the subclass provides,
  * stopped and started again: numbers continue above everything issued before the restart. Each test uses its own
- * namespace and tag, and removes the tag's row and every Redis key of both afterwards. The serial rule
- * {@code invoice} of {@code application.yml} is shared by every run; its numbers only grow, which is all the
- * tests assume.
+ * namespace and tag, and removes the tag's row and every Redis key of both afterwards. The serial rules of
+ * {@code application.yml} ({@code order}, {@code invoice}) are registered by every start; the cleanup removes their
+ * rows, periods and Redis keys too, so the shared database and Redis keep nothing of the sample's.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class AbstractExternalProfileTest {
@@ -119,13 +119,19 @@ abstract class AbstractExternalProfileTest {
     @AfterEach
     void removeWhatTheTestLeft() {
         DriverManagerDataSource dataSource = new DriverManagerDataSource(databaseUrl, databaseUser, "");
-        try {
-            JdbcClient.create(dataSource).sql("DELETE FROM idworker_segment WHERE biz_tag = ?").param(tag).update();
-        } catch (BadSqlGrammarException e) {
-            // no application of this test got as far as creating the segment table: nothing to remove
+        JdbcClient jdbc = JdbcClient.create(dataSource);
+        for (String sql : List.of("DELETE FROM idworker_segment WHERE biz_tag = '" + tag + "'",
+                "DELETE FROM idworker_serial_rule_period WHERE rule_name IN ('order', 'invoice')",
+                "DELETE FROM idworker_serial_rule WHERE rule_name IN ('order', 'invoice')")) {
+            try {
+                jdbc.sql(sql).update();
+            } catch (BadSqlGrammarException e) {
+                // no application of this test got as far as creating that table: nothing to remove
+            }
         }
         try (Jedis jedis = new Jedis(redisHost, redisPort)) {
-            for (String pattern : List.of("{idworker:" + namespace + "}:*", "{idworker:segment:" + tag + "}:*")) {
+            for (String pattern : List.of("{idworker:" + namespace + "}:*", "{idworker:segment:" + tag + "}:*",
+                    "{idworker:serial:order}:*", "{idworker:serial:invoice}:*")) {
                 String cursor = ScanParams.SCAN_POINTER_START;
                 do {
                     ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(pattern).count(1000));
