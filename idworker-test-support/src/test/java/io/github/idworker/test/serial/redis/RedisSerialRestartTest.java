@@ -143,6 +143,7 @@ class RedisSerialRestartTest {
         SerialRule rule = harness.newRule(b -> b.prefix("S").width(6).minBatch(1_000).maxBatch(1_000).critical(10));
         RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().build());
         node.next(rule.name(), 100);
+        awaitRefillLockReleased(rule);
         harness.admin().sendCommand(Protocol.Command.SAVE); // the snapshot holds lo = 100
         List<String> more = node.next(rule.name(), 200);
         assertThat(more.get(199)).isEqualTo("S000300");
@@ -158,10 +159,25 @@ class RedisSerialRestartTest {
         SerialRule rule = harness.newRule(b -> b.prefix("U").width(6).minBatch(1_000).maxBatch(1_000).critical(10));
         RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().checkRunId(false).build());
         node.next(rule.name(), 100);
+        awaitRefillLockReleased(rule);
         harness.admin().sendCommand(Protocol.Command.SAVE);
         node.next(rule.name(), 200);
         restart();
         RedisSerialNumbers unchecked = harness.newNode(SerialRedisHarness.options().checkRunId(false).build());
         assertThat(unchecked.next(rule.name())).as("what check-run-id=false risks").isEqualTo("U000101");
+    }
+
+    /**
+     * The first call returns as soon as its refill installed the stock, a moment before the refill releases its
+     * lock; a snapshot taken in that moment would bring the lock back with the stock and hold later refills until
+     * the lock expires (lock-ttl, 10 s), longer than a call waits.
+     */
+    private void awaitRefillLockReleased(SerialRule rule) {
+        String lock = SerialRedisHarness.stockKey(rule.name(), "all") + ":lock";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (harness.admin().exists(lock)) {
+            assertThat(System.nanoTime()).as("refill lock released").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
     }
 }
