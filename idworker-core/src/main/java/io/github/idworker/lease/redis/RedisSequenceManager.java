@@ -10,6 +10,7 @@ import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RedisKeyPrefix;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 
@@ -105,7 +106,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public class RedisSequenceManager implements ISequenceManager {
 
     /** The property that names the key prefix, quoted in configuration errors. */
-    public static final String KEY_PREFIX_PROPERTY = "idworker.redis.key-prefix";
+    public static final String KEY_PREFIX_PROPERTY = RedisKeyPrefix.PROPERTY;
 
     private static final Logger log = LoggerFactory.getLogger(RedisSequenceManager.class);
 
@@ -127,15 +128,7 @@ public class RedisSequenceManager implements ISequenceManager {
      */
     public RedisSequenceManager(RedisScriptExecutor executor, String keyPrefix) {
         this.executor = Objects.requireNonNull(executor, "executor");
-        if (keyPrefix == null || keyPrefix.isBlank()) {
-            throw new IdWorkerConfigurationException(KEY_PREFIX_PROPERTY, "must not be blank");
-        }
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IdWorkerConfigurationException(KEY_PREFIX_PROPERTY,
-                    "must not contain '{' or '}' (idworker adds the Redis Cluster hash tag itself), was '"
-                            + keyPrefix + "'");
-        }
-        this.keyPrefix = keyPrefix;
+        this.keyPrefix = RedisKeyPrefix.check(keyPrefix);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.github.idworker.segment.redis;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.lease.redis.RedisSequenceManager;
+import io.github.idworker.redis.RedisKeyPrefix;
 
 import java.time.Duration;
 
@@ -136,14 +136,7 @@ public final class RedisSegmentOptions {
         }
 
         public RedisSegmentOptions build() {
-            if (keyPrefix == null || keyPrefix.isBlank()) {
-                throw new IdWorkerConfigurationException(RedisSequenceManager.KEY_PREFIX_PROPERTY, "must not be blank");
-            }
-            if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-                throw new IdWorkerConfigurationException(RedisSequenceManager.KEY_PREFIX_PROPERTY,
-                        "must not contain '{' or '}' (idworker adds the Redis Cluster hash tag itself), was '"
-                                + keyPrefix + "'");
-            }
+            RedisKeyPrefix.check(keyPrefix);
             if (step < 1) {
                 throw new IdWorkerConfigurationException("idworker.segment.redis.step", "must be at least 1, was " + step);
             }

@@ -1,7 +1,7 @@
 package io.github.idworker.serial.redis;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.lease.redis.RedisSequenceManager;
+import io.github.idworker.redis.RedisKeyPrefix;
 import io.github.idworker.snowflake.MillisClock;
 
 import java.time.Duration;
@@ -141,11 +141,7 @@ public final class RedisSerialOptions {
         }
 
         public RedisSerialOptions build() {
-            if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-                throw new IdWorkerConfigurationException(RedisSequenceManager.KEY_PREFIX_PROPERTY,
-                        "must be non-blank without '{' or '}' (idworker adds the Redis Cluster hash tag itself), was '"
-                                + keyPrefix + "'");
-            }
+            RedisKeyPrefix.check(keyPrefix);
             positive("idworker.serial.redis.lock-ttl", lockTtl);
             positive(MAX_WAIT_PROPERTY, maxWait);
             positive("idworker.serial.redis.refill-cover", refillCover);
