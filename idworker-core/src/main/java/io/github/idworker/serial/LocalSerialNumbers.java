@@ -72,7 +72,7 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
     @Override
     public List<String> next(String rule, int count) {
         SerialRule r = rules.get(rule);
-        checkCount(r, count);
+        r.checkCount(count);
         var date = r.date(clock.millis());
         String period = r.period(date);
         long[] numbers = take(r, period, count);
@@ -82,13 +82,6 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             out.add(r.format(dateText, n));
         }
         return out;
-    }
-
-    static void checkCount(SerialRule rule, int count) {
-        if (count < 1 || count > rule.maxBatch()) {
-            throw new IllegalArgumentException("count must be 1 to " + rule.maxBatch() + " (max-batch of serial rule '"
-                    + rule.name() + "'), was " + count);
-        }
     }
 
     private long[] take(SerialRule rule, String period, int count) {

@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -136,6 +138,18 @@ public final class SerialRule {
         return maxBatch;
     }
 
+    /**
+     * Checks the size of one call's batch.
+     *
+     * @throws IllegalArgumentException naming {@code count} and the allowed range, 1 to {@code max-batch}
+     */
+    public void checkCount(int count) {
+        if (count < 1 || count > maxBatch) {
+            throw new IllegalArgumentException("count must be 1 to " + maxBatch + " (max-batch of serial rule '"
+                    + name + "'), was " + count);
+        }
+    }
+
     /** The calendar date of {@code epochMillis} in the rule's zone. */
     public LocalDate date(long epochMillis) {
         return LocalDate.ofInstant(Instant.ofEpochMilli(epochMillis), zone);
@@ -206,7 +220,7 @@ public final class SerialRule {
      * shape; every field when the text cannot be read.
      */
     public List<String> shapeDifferences(String shapeText) {
-        java.util.Map<String, String> values = new java.util.HashMap<>();
+        Map<String, String> values = new HashMap<>();
         for (String part : shapeText.split(";", -1)) {
             int eq = part.indexOf('=');
             if (eq > 0) {

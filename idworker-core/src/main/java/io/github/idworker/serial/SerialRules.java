@@ -1,6 +1,7 @@
 package io.github.idworker.serial;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerConfigurationException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,7 +27,7 @@ import java.util.regex.Pattern;
  *
  * <p>Thread-safe. Re-reads run on a background thread, at most one per rule at a time; callers never wait for
  * them. A re-read that finds the rule's shape changed, or its row invalid, stops serving the rule (calls get an
- * {@link io.github.idworker.IdWorkerConfigurationException}) until the row is put right: a changed shape could
+ * {@link IdWorkerConfigurationException}) until the row is put right: a changed shape could
  * print a string of the past again.
  */
 public final class SerialRules {
@@ -100,10 +102,10 @@ public final class SerialRules {
         final SerialRule rule;
         final long readNanos;
         /** Why the rule is not served any more: its row was edited into another shape or became invalid. */
-        final io.github.idworker.IdWorkerConfigurationException refused;
+        final IdWorkerConfigurationException refused;
         final AtomicBoolean reading = new AtomicBoolean();
 
-        Cached(SerialRule rule, long readNanos, io.github.idworker.IdWorkerConfigurationException refused) {
+        Cached(SerialRule rule, long readNanos, IdWorkerConfigurationException refused) {
             this.rule = rule;
             this.readNanos = readNanos;
             this.refused = refused;
@@ -116,7 +118,7 @@ public final class SerialRules {
      *
      * @throws UnknownSerialRuleException when the store holds no such rule (or the name cannot be one)
      * @throws CenterUnavailableException when the rule was never read and the store cannot be reached
-     * @throws io.github.idworker.IdWorkerConfigurationException when the rule's row became invalid or its shape
+     * @throws IdWorkerConfigurationException when the rule's row became invalid or its shape
      *         was edited; the rule is not served until the row is put right
      */
     public SerialRule get(String name) {
@@ -159,7 +161,7 @@ public final class SerialRules {
                 cache.remove(name, c);
                 log.warn("Serial rule '{}' is no longer in {}; it is not served any more", name, where);
             } else if (!rule.shapeDifferences(c.rule).isEmpty()) {
-                refuse(name, c, new io.github.idworker.IdWorkerConfigurationException(
+                refuse(name, c, new IdWorkerConfigurationException(
                         SerialRule.property(name, rule.shapeDifferences(c.rule).get(0)), "changed in " + where
                         + " while this node served the rule: " + c.rule.shapeText() + " became " + rule.shapeText()
                         + ". A rule's shape never changes, because strings handed out before could be printed "
@@ -170,7 +172,7 @@ public final class SerialRules {
         } catch (CenterUnavailableException e) {
             log.warn("Could not re-read serial rule '{}'; serving it as last read: {}", name, e.getMessage());
             cache.replace(name, c, new Cached(c.rule, now, null));
-        } catch (io.github.idworker.IdWorkerConfigurationException e) {
+        } catch (IdWorkerConfigurationException e) {
             refuse(name, c, e, now);
         } catch (RuntimeException e) {
             log.warn("Could not re-read serial rule '{}'; serving it as last read: {}", name, e.toString());
@@ -180,7 +182,7 @@ public final class SerialRules {
         }
     }
 
-    private void refuse(String name, Cached c, io.github.idworker.IdWorkerConfigurationException e, long now) {
+    private void refuse(String name, Cached c, IdWorkerConfigurationException e, long now) {
         log.error("Serial rule '{}' is refused: {}", name, e.getMessage());
         cache.replace(name, c, new Cached(c.rule, now, e));
     }
@@ -193,7 +195,7 @@ public final class SerialRules {
     }
 
     /** The names of the rules read so far. */
-    public java.util.Set<String> names() {
-        return java.util.Set.copyOf(cache.keySet());
+    public Set<String> names() {
+        return Set.copyOf(cache.keySet());
     }
 }

@@ -120,7 +120,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private final Map<String, Stock> lastStocks = new ConcurrentHashMap<>();
     private final LongAdder waitedCalls = new LongAdder();
     private final LongAdder refills = new LongAdder();
-    private final LongAdder lastBatch = new LongAdder();
+    private volatile long lastRefillSize;
     private volatile boolean closed;
 
     /** Per stock: whether a background refill is queued or running here, and when the last one failed. */
@@ -164,19 +164,18 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
     @Override
     public String next(String rule) {
-        Stock stock = stock(rules.get(rule));
-        return stock.rule.format(stock.dateText, take(stock, 1));
+        long now = options.clock().millis();
+        Stock stock = stock(rules.get(rule), now);
+        return stock.rule.format(stock.dateText, take(stock, 1, now));
     }
 
     @Override
     public List<String> next(String rule, int count) {
         SerialRule r = rules.get(rule);
-        if (count < 1 || count > r.maxBatch()) {
-            throw new IllegalArgumentException("count must be 1 to " + r.maxBatch() + " (max-batch of serial rule '"
-                    + r.name() + "'), was " + count);
-        }
-        Stock stock = stock(r);
-        long first = take(stock, count);
+        r.checkCount(count);
+        long now = options.clock().millis();
+        Stock stock = stock(r, now);
+        long first = take(stock, count, now);
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             out.add(r.format(stock.dateText, first + i));
@@ -185,11 +184,11 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     }
 
     /**
-     * The stock of the rule's period at this moment: the clock is read once here, and the same date gives the
+     * The stock of the rule's period at {@code now}, the call's one clock reading: the same date gives the
      * period's keys and the printed date.
      */
-    private Stock stock(SerialRule rule) {
-        LocalDate date = rule.date(options.clock().millis());
+    private Stock stock(SerialRule rule, long now) {
+        LocalDate date = rule.date(now);
         Stock s = lastStocks.get(rule.name());
         if (s != null && s.rule == rule && s.date.equals(date)) {
             return s;
@@ -204,7 +203,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * asks for a refill and polls the stock until it lands, so its wait is bounded by {@code max-wait} even
      * when the database hangs.
      */
-    private long take(Stock stock, int count) {
+    private long take(Stock stock, int count, long now) {
         if (closed) {
             throw new IdWorkerException("RedisSerialNumbers is closed");
         }
@@ -213,7 +212,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         long pause = 1;
         boolean waited = false;
         while (true) {
-            Taken t = takeOnce(stock, count);
+            Taken t = takeOnce(stock, count, now);
             if (t.status == Status.OK) {
                 if (t.left <= rule.critical()) {
                     refillInBackground(stock, 1);
@@ -240,6 +239,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
             pause = Math.min(10, pause * 2);
+            now = options.clock().millis();
         }
     }
 
@@ -248,8 +248,9 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private record Taken(Status status, long first, long left) {
     }
 
-    private Taken takeOnce(Stock stock, int count) {
-        long bucket = Math.floorDiv(options.clock().millis(), BUCKET_MILLIS);
+    /** One take; {@code now} picks the demand bucket. */
+    private Taken takeOnce(Stock stock, int count, long now) {
+        long bucket = Math.floorDiv(now, BUCKET_MILLIS);
         List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
                 List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS));
         String status = ScriptReplies.text(reply, 0, stock.takeContext);
@@ -356,8 +357,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             switch (result) {
                 case "EXTENDED", "REPLACED" -> {
                     refills.increment();
-                    lastBatch.reset();
-                    lastBatch.add(range.size());
+                    lastRefillSize = range.size();
                     if (result.equals("REPLACED") && left >= 0) {
                         log.warn("Serial rule '{}' period {}: numbers {}..{} start above the stock, which had {} left; "
                                 + "those are skipped (an earlier reservation was lost)", rule.name(), stock.period,
@@ -463,7 +463,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
     /** Size of the last refill this instance installed, 0 before the first. */
     public long lastRefillSize() {
-        return lastBatch.sum();
+        return lastRefillSize;
     }
 
     /** Stops background refills; later calls fail. The stocks stay in Redis for the other nodes. */
