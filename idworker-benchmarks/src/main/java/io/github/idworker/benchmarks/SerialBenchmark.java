@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Serial numbers per second: strict serials ({@link RedisSerialNumbers}, one Lua call per {@code next(rule)} and
- * per {@code next(rule, 100)} batch) beside a plain Redis {@code INCR} round trip through the same Jedis client,
+ * per {@code next(rule, 100)} batch) beside a plain Redis {@code INCR} round trip through the same Jedis client
+ * (the Redis state of {@link RedisSequenceBenchmark}),
  * and local serials ({@link LocalSerialNumbers}, in process) — all in one run, one thread each. Scores are serial
  * strings per second; batches count 100 per call ({@code @OperationsPerInvocation}). The strict figures include
  * formatting the strings ({@code ORD20261123000000000042}), the demand counter and, with {@code checkRunId=true}
@@ -56,7 +57,7 @@ import java.util.concurrent.TimeUnit;
 public class SerialBenchmark {
 
     static final int BATCH = 100;
-    static final String KEY_PREFIX = "idworker-bench";
+    static final String KEY_PREFIX = RedisSequenceBenchmark.KEY_PREFIX;
 
     private static JdbcSerialStore store() {
         JdbcDataSource dataSource = new JdbcDataSource();
@@ -73,29 +74,6 @@ public class SerialBenchmark {
                 .maxBatch(SerialRule.MAX_BATCH_LIMIT).critical(100_000).build());
     }
 
-    /** The Redis server, one pooled client and the INCR key of the baseline. */
-    @State(Scope.Benchmark)
-    public static class Redis {
-        BenchmarkRedis redis;
-        UnifiedJedis client;
-        String incrKey;
-
-        @Setup
-        public void open() {
-            redis = BenchmarkRedis.open();
-            client = redis.newClient();
-            incrKey = "{" + KEY_PREFIX + ":" + UUID.randomUUID().toString().substring(0, 8) + "}:incr";
-            System.out.println("Redis: " + redis);
-        }
-
-        @TearDown
-        public void close() {
-            client.del(incrKey);
-            client.close();
-            redis.close();
-        }
-    }
-
     /** Strict serials of one rule over the shared client, with or without the run-id check. */
     @State(Scope.Benchmark)
     public static class Strict {
@@ -109,7 +87,7 @@ public class SerialBenchmark {
         private UnifiedJedis client;
 
         @Setup
-        public void open(Redis redis) {
+        public void open(RedisSequenceBenchmark.Redis redis) {
             client = redis.client;
             store = store();
             rule = newRule(store);
@@ -168,7 +146,7 @@ public class SerialBenchmark {
 
     @Benchmark
     @Threads(1)
-    public long baselineIncr(Redis r) {
+    public long baselineIncr(RedisSequenceBenchmark.Redis r) {
         return r.client.incr(r.incrKey);
     }
 
