@@ -351,4 +351,69 @@ abstract class AbstractRedisSerialNumbersTest {
         assertThat(rest).last().isEqualTo("M000020");
         assertThatThrownBy(() -> node.next(rule.name(), 5)).isInstanceOf(SerialExhaustedException.class);
     }
+
+    /**
+     * Eight threads on two nodes issue while the shared clock passes midnight in the rule's zone: the switch from
+     * one period's stock to the next runs under load. No string repeats, every call prints a date its clock
+     * showed while it ran, every call that began after midnight prints the new date, and each day's numbers are
+     * exactly 1..n.
+     */
+    @Test
+    void manyThreadsAcrossMidnightNeverRepeatAndEachDayCountsFromOne() throws Exception {
+        ManualClock clock = new ManualClock(shanghai("2026-11-23T23:59:59"));
+        long midnight = shanghai("2026-11-24T00:00:00");
+        SerialRule rule = harness.newRule(b -> b.prefix("ORD").datePattern("yyyyMMdd").width(6).reset("daily")
+                .zone("Asia/Shanghai").minBatch(20).maxBatch(50).critical(5));
+        List<RedisSerialNumbers> nodes = List.of(
+                harness.newNode(SerialRedisHarness.options().clock(clock).maxWait(Duration.ofSeconds(20)).build()),
+                harness.newNode(SerialRedisHarness.options().clock(clock).maxWait(Duration.ofSeconds(20)).build()));
+        record Got(long clockBefore, long clockAfter, List<String> serials) {
+        }
+        ConcurrentLinkedQueue<Got> calls = new ConcurrentLinkedQueue<>();
+        AtomicInteger done = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CyclicBarrier go = new CyclicBarrier(8);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                RedisSerialNumbers node = nodes.get(t % 2);
+                futures.add(pool.submit(() -> {
+                    go.await(30, TimeUnit.SECONDS);
+                    for (int i = 0; i < 400; i++) {
+                        long before = clock.millis();
+                        List<String> got = i % 4 == 0 ? node.next(rule.name(), 3) : List.of(node.next(rule.name()));
+                        calls.add(new Got(before, clock.millis(), got));
+                        if (done.incrementAndGet() == 1_600) {
+                            clock.set(midnight); // half way through, under load
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(150, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> all = calls.stream().flatMap(c -> c.serials().stream()).toList();
+        assertThat(all).doesNotHaveDuplicates();
+        java.time.format.DateTimeFormatter day = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd")
+                .withZone(SHANGHAI);
+        for (Got c : calls) {
+            String printed = c.serials().get(0).substring(3, 11);
+            assertThat(printed).as("date of %s", c.serials())
+                    .isIn(day.format(Instant.ofEpochMilli(c.clockBefore())), day.format(Instant.ofEpochMilli(c.clockAfter())));
+            if (c.clockBefore() >= midnight) {
+                assertThat(printed).as("a call begun after midnight").isEqualTo("20261124");
+            }
+        }
+        for (String date : List.of("20261123", "20261124")) {
+            List<Long> numbers = all.stream().filter(s -> s.startsWith("ORD" + date))
+                    .map(s -> SerialRedisHarness.number(rule, s)).sorted().toList();
+            assertThat(numbers).as("numbers of %s", date).isNotEmpty();
+            assertThat(numbers.get(numbers.size() - 1)).as("%s counts 1..n without a gap", date)
+                    .isEqualTo(numbers.size());
+        }
+    }
 }
