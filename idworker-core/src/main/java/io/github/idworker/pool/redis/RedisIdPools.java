@@ -1,0 +1,651 @@
+package io.github.idworker.pool.redis;
+
+import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerException;
+import io.github.idworker.pool.IdPools;
+import io.github.idworker.pool.IncreasingType;
+import io.github.idworker.pool.PoolAlarm;
+import io.github.idworker.pool.PoolAlarmListener;
+import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolEntity;
+import io.github.idworker.pool.PoolEnvironment;
+import io.github.idworker.pool.PoolRequestTooLargeException;
+import io.github.idworker.pool.PoolReservation;
+import io.github.idworker.pool.PoolStatus;
+import io.github.idworker.pool.PoolStore;
+import io.github.idworker.pool.RateLimitedException;
+import io.github.idworker.pool.UnknownPoolEntityException;
+import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.redis.ScriptReplies;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * ID pools in Redis, one list per entity shared by every node, refilled ahead of demand from offsets reserved in
+ * a {@link PoolStore}. Guarantees: no ID is handed out twice for an entity — also after Redis lost its data, came
+ * back from an older snapshot or failed over to a lagging replica, and whatever refiller stalls (gaps, never
+ * reuse); a take is all or nothing; {@link IncreasingType#MONOTONIC} IDs strictly increase in take order across
+ * all nodes, and every ID taken after Redis lost the pool is above every ID taken before;
+ * {@link IncreasingType#TREND} IDs increase chunk by chunk; the list never holds more than {@code max-pool-size};
+ * environment {@code e} of {@code E} hands out only IDs with {@code id mod E = e}.
+ *
+ * <p>Keys of entity {@code users}, prefix {@code idworker}, all under one hash tag so every script runs on Redis
+ * Cluster: {@code {idworker:pool:users}:ids} (the list), {@code …:meta} (hash {@code run_id}, the identity of the
+ * Redis holding the pool, its replication id; {@code hw}, the largest ID ever appended), {@code …:rate} (IDs
+ * taken in the current and the previous second of the Redis clock) and {@code …:lock} (the refill lock).
+ *
+ * <p>Steps of {@code take(entity, n)}:
+ * <ol>
+ *   <li>{@code n} above the entity's {@code max-per-request} → {@link PoolRequestTooLargeException}; no Redis call.</li>
+ *   <li>One {@code pool-take.lua} call: when the pool was stamped by another Redis (or not at all) it is dropped
+ *       and the take refused ({@code RESET}); when {@code n} more IDs would pass {@code max-per-second} in the
+ *       current second of the Redis clock, counted across all nodes, it is refused with the milliseconds to the
+ *       next second ({@link RateLimitedException}); when fewer than {@code n} IDs are left it is refused
+ *       ({@link PoolEmptyException}, an {@link PoolAlarm.Kind#EMPTY} alarm, and an immediate refill check on this
+ *       node); otherwise {@code LPOP n} and the rate count, atomically.</li>
+ * </ol>
+ *
+ * <p>Steps of a refill check, run by every node for every entity every {@code check-interval} (and at once after
+ * a refused take):
+ * <ol>
+ *   <li>Read the entity's row (settings changed by operators count from here); read the pool's level and state.
+ *       Nothing to do when the level is at or above {@code max-pool-size × threshold-percent / 100}.</li>
+ *   <li>Take the refill lock ({@code SET NX PX lock-ttl} with a random token); another node holding it refills.</li>
+ *   <li>When Redis lost the pool's high-water: read the row's {@code current_offset} now, after the lock was taken,
+ *       and seed the high-water with its ID — every ID appended before the loss came from offsets at or below it.</li>
+ *   <li>Reserve {@code k × step} offsets in the database first ({@link PoolStore#reserve}), {@code k} the whole
+ *       chunks that fit below {@code max-pool-size} (at most {@code max-refill} IDs).</li>
+ *   <li>Turn offsets into IDs through the environment: in order for {@code MONOTONIC}, skipping up to
+ *       {@code max-gap} offsets at random after each ID when set; each chunk shuffled for {@code TREND}.</li>
+ *   <li>Append them with {@code pool-append.lua} in slices of whole chunks, each accepted only while this token holds
+ *       the lock, only in the Redis that stamped the pool, only above the high-water and only within
+ *       {@code max-pool-size}; a refused slice ends the refill, and its offsets stay unused (a gap).</li>
+ *   <li>Release the lock by compare-and-delete; when the level is still below the threshold, raise a
+ *       {@link PoolAlarm.Kind#LOW} alarm.</li>
+ * </ol>
+ * Thread-safe. {@link #start()} begins the periodic table scan that finds entities inserted by operators;
+ * {@link #close()} stops every refill.
+ */
+public class RedisIdPools implements IdPools, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisIdPools.class);
+    private static final LuaScript TAKE = LuaScript.load(RedisIdPools.class, "pool-take");
+    private static final LuaScript INSPECT = LuaScript.load(RedisIdPools.class, "pool-inspect");
+    private static final LuaScript APPEND = LuaScript.load(RedisIdPools.class, "pool-append");
+    private static final LuaScript LOCK = LuaScript.load(RedisIdPools.class, "pool-lock");
+    private static final LuaScript UNLOCK = LuaScript.load(RedisIdPools.class, "pool-unlock");
+    /** IDs of one append call: big enough to amortise the round trip, small enough not to stall Redis. */
+    static final int APPEND_SLICE = 10_000;
+    /** How long an unknown entity key is remembered, so a caller repeating it does not query the table each time. */
+    private static final long UNKNOWN_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MIN_LOG_GAP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final RedisScriptExecutor executor;
+    private final PoolStore store;
+    private final RedisPoolOptions options;
+    private final PoolEnvironment environment;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+    private final Map<String, Long> unknownUntil = new ConcurrentHashMap<>();
+    private final SecureRandom seeds = new SecureRandom();
+    private final LongAdder refills = new LongAdder();
+    private final LongAdder appendedIds = new LongAdder();
+    private final LongAdder droppedIds = new LongAdder();
+    private volatile ScheduledFuture<?> scan;
+    private volatile boolean closed;
+
+    /** One entity as this node knows it. */
+    private final class Pool {
+        final String key;
+        final List<String> takeKeys;
+        final List<String> appendKeys;
+        final List<String> lockKeys;
+        final String context;
+        volatile PoolEntity entity;
+        final AtomicBoolean checking = new AtomicBoolean();
+        final AtomicBoolean kickQueued = new AtomicBoolean();
+        volatile ScheduledFuture<?> next;
+        volatile boolean removed;
+        final AtomicLong lastLowLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
+        final AtomicLong lastEmptyLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
+        final AtomicInteger unloggedAlarms = new AtomicInteger();
+
+        Pool(PoolEntity entity) {
+            this.key = entity.key();
+            this.entity = entity;
+            String tag = "{" + options.keyPrefix() + ":pool:" + key + "}:";
+            String ids = tag + "ids";
+            String meta = tag + "meta";
+            String lock = tag + "lock";
+            this.takeKeys = List.of(ids, meta, tag + "rate");
+            this.appendKeys = List.of(ids, meta, lock);
+            this.lockKeys = List.of(lock);
+            this.context = "ID pool '" + key + "'";
+        }
+    }
+
+    /**
+     * @param executor runs the Lua scripts on Redis
+     * @param store the entity table and its durable offsets
+     * @param options key prefix, environment, lock ttl, scan interval, alarm listeners
+     */
+    public RedisIdPools(RedisScriptExecutor executor, PoolStore store, RedisPoolOptions options) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.store = Objects.requireNonNull(store, "store");
+        this.options = Objects.requireNonNull(options, "options");
+        this.environment = options.environment();
+        AtomicInteger n = new AtomicInteger();
+        this.scheduler = new ScheduledThreadPoolExecutor(2, r -> {
+            Thread t = new Thread(r, "idworker-pool-refill-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.scheduler.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * Registers {@code entity} in the store unless its key is there (the stored row wins), and starts refilling
+     * it on this node at once.
+     *
+     * @return the entity as the store holds it
+     * @throws io.github.idworker.IdWorkerConfigurationException when the row is pinned to another environment
+     */
+    public PoolEntity register(PoolEntity entity) {
+        PoolEntity stored = store.register(entity, environment);
+        unknownUntil.remove(stored.key());
+        track(stored);
+        return stored;
+    }
+
+    /** Starts the periodic scan of the whole table, which picks up entities inserted or deleted by operators. */
+    public void start() {
+        if (scan == null && !closed) {
+            long every = options.scanInterval().toMillis();
+            scan = scheduler.scheduleWithFixedDelay(this::scanQuietly, 0, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public long[] take(String entity, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count + " (ID pool '" + entity + "')");
+        }
+        if (closed) {
+            throw new IdWorkerException("RedisIdPools is closed");
+        }
+        Pool pool = pool(entity);
+        PoolEntity e = pool.entity;
+        if (count > e.maxPerRequest()) {
+            throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
+        }
+        List<Object> reply = executor.execute(TAKE, pool.takeKeys,
+                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond())));
+        String status = ScriptReplies.text(reply, 0, pool.context);
+        switch (status) {
+            case "OK" -> {
+                return ids(reply, count, pool.context);
+            }
+            case "RATE" -> throw new RateLimitedException(entity, count, e.maxPerSecond(),
+                    Duration.ofMillis(Math.max(1, ScriptReplies.number(reply, 1, pool.context))));
+            case "EMPTY" -> {
+                long level = ScriptReplies.number(reply, 1, pool.context);
+                alarm(pool, PoolAlarm.Kind.EMPTY, level, count, ScriptReplies.number(reply, 2, pool.context),
+                        "a take of " + count + " was refused");
+                kick(pool);
+                throw new PoolEmptyException(entity, level, count, "");
+            }
+            case "RESET" -> {
+                alarm(pool, PoolAlarm.Kind.EMPTY, 0, count, 0, "Redis lost the pool (restart, restored snapshot or "
+                        + "fail-over); it refills above the database's offset");
+                kick(pool);
+                throw new PoolEmptyException(entity, 0, count, " (Redis had lost the pool: it was dropped and refills "
+                        + "above the database's offset)");
+            }
+            default -> throw new CenterUnavailableException("Unexpected Redis reply " + ScriptReplies.describe(reply)
+                    + " to a take from " + pool.context, null);
+        }
+    }
+
+    /** The pool's level, state and rate as Redis holds them now. */
+    public PoolStatus status(String entity) {
+        Pool pool = pool(entity);
+        Inspect s = inspect(pool);
+        PoolEntity e = pool.entity;
+        return new PoolStatus(entity, s.level, e.thresholdLevel(), e.maxPoolSize(), s.rate, s.state);
+    }
+
+    /** The entities this node refills, as last read. */
+    public List<PoolEntity> entities() {
+        List<PoolEntity> out = new ArrayList<>();
+        pools.values().forEach(p -> out.add(p.entity));
+        return out;
+    }
+
+    /**
+     * Runs one refill check of {@code entity} on the calling thread (what the scheduler does every
+     * {@code check-interval}); for operators and tests.
+     *
+     * @return true when the pool is at or above its threshold afterwards
+     */
+    public boolean checkNow(String entity) {
+        Pool pool = pool(entity);
+        while (!pool.checking.compareAndSet(false, true)) {
+            if (closed) {
+                return false;
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        try {
+            return check(pool);
+        } finally {
+            pool.checking.set(false);
+        }
+    }
+
+    /** Refills that appended IDs on this node. */
+    public long refills() {
+        return refills.sum();
+    }
+
+    /** IDs this node appended to pools. */
+    public long appendedIds() {
+        return appendedIds.sum();
+    }
+
+    /** IDs this node reserved but could not append (lost lock, Redis lost the pool, pool full): gaps. */
+    public long droppedIds() {
+        return droppedIds.sum();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        scheduler.shutdownNow();
+        try {
+            if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+                log.warn("A pool refill did not stop within 5 s of close; its lock expires after {}", options.lockTtl());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Pool pool(String entity) {
+        Pool pool = pools.get(entity);
+        if (pool != null) {
+            return pool;
+        }
+        Long until = unknownUntil.get(entity);
+        if (until != null && System.nanoTime() - until < 0) {
+            throw new UnknownPoolEntityException(entity, store.description());
+        }
+        PoolEntity.checkKey(entity, "entity");
+        Optional<PoolEntity> found = store.find(entity);
+        if (found.isEmpty()) {
+            if (unknownUntil.size() > 1024) {
+                unknownUntil.clear();
+            }
+            unknownUntil.put(entity, System.nanoTime() + UNKNOWN_TTL_NANOS);
+            throw new UnknownPoolEntityException(entity, store.description());
+        }
+        return track(found.get());
+    }
+
+    /** Knows {@code entity} from now on (or updates its settings), scheduling its first check at once. */
+    private Pool track(PoolEntity entity) {
+        boolean[] added = {false};
+        Pool pool = pools.compute(entity.key(), (k, old) -> {
+            if (old != null && !old.removed) {
+                old.entity = entity;
+                return old;
+            }
+            added[0] = true;
+            return new Pool(entity);
+        });
+        if (added[0]) {
+            schedule(pool, 0);
+        }
+        return pool;
+    }
+
+    private void schedule(Pool pool, long delayMillis) {
+        if (closed || pool.removed) {
+            return;
+        }
+        try {
+            pool.next = scheduler.schedule(() -> periodicCheck(pool), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    private void periodicCheck(Pool pool) {
+        try {
+            if (pool.checking.compareAndSet(false, true)) {
+                try {
+                    check(pool);
+                } finally {
+                    pool.checking.set(false);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Refill check of ID pool '{}' failed: {}", pool.key, e.toString());
+        } finally {
+            schedule(pool, pool.entity.checkInterval().toMillis());
+        }
+    }
+
+    /** A check at once on the scheduler, at most one queued per pool. */
+    private void kick(Pool pool) {
+        if (closed || !pool.kickQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                pool.kickQueued.set(false);
+                if (pool.checking.compareAndSet(false, true)) {
+                    try {
+                        check(pool);
+                    } catch (RuntimeException e) {
+                        log.warn("Refill of ID pool '{}' after a refused take failed: {}", pool.key, e.toString());
+                    } finally {
+                        pool.checking.set(false);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            pool.kickQueued.set(false);
+        }
+    }
+
+    private void scanQuietly() {
+        try {
+            List<PoolEntity> all = store.findAll();
+            Map<String, PoolEntity> byKey = new ConcurrentHashMap<>();
+            for (PoolEntity e : all) {
+                byKey.put(e.key(), e);
+                unknownUntil.remove(e.key());
+                track(e);
+            }
+            for (Pool pool : pools.values()) {
+                if (!byKey.containsKey(pool.key)) {
+                    forget(pool, "its row is gone from " + store.description());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Scan of the ID pool table {} failed: {}", store.description(), e.toString());
+        }
+    }
+
+    private void forget(Pool pool, String why) {
+        pool.removed = true;
+        ScheduledFuture<?> next = pool.next;
+        if (next != null) {
+            next.cancel(false);
+        }
+        pools.remove(pool.key, pool);
+        log.info("ID pool '{}' is no longer refilled by this node: {}", pool.key, why);
+    }
+
+    /** One refill check; true when the pool is at or above its threshold afterwards. */
+    private boolean check(Pool pool) {
+        Optional<PoolEntity> row = store.find(pool.key);
+        if (row.isEmpty()) {
+            forget(pool, "its row is gone from " + store.description());
+            return false;
+        }
+        PoolEntity e = row.get();
+        pool.entity = e;
+        Inspect s = inspect(pool);
+        if (s.state.equals("OK") && s.level >= e.thresholdLevel()) {
+            return true;
+        }
+        String failure = null;
+        try {
+            if (!refill(pool, e)) {
+                return false; // another node holds the lock and refills
+            }
+        } catch (RuntimeException ex) {
+            failure = "the refill failed: " + ex.getMessage();
+            log.debug("Refill of ID pool '{}' failed", pool.key, ex);
+        }
+        Inspect after = inspect(pool);
+        if (after.level < pool.entity.thresholdLevel()) {
+            alarm(pool, PoolAlarm.Kind.LOW, after.level, 0, after.rate,
+                    failure != null ? failure : "a refill could not bring it above the threshold");
+            return false;
+        }
+        return true;
+    }
+
+    /** The refill under the lock; false when another node holds the lock. */
+    private boolean refill(Pool pool, PoolEntity settings) {
+        String token = UUID.randomUUID().toString();
+        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
+                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
+        if (locked != 1) {
+            return false;
+        }
+        try {
+            Inspect s = inspect(pool);
+            if (!s.state.equals("OK")) {
+                if (!seed(pool, token)) {
+                    return true;
+                }
+                s = inspect(pool);
+            }
+            if (s.level >= settings.thresholdLevel()) {
+                return true; // another node refilled between the check and the lock
+            }
+            long room = settings.maxPoolSize() - s.level;
+            long wanted = Math.min(room, options.maxRefill());
+            int chunks = (int) Math.max(1, wanted / settings.step());
+            PoolReservation r = store.reserve(pool.key, chunks, environment);
+            append(pool, token, r);
+            return true;
+        } finally {
+            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
+        }
+    }
+
+    /**
+     * Seeds the high-water from the database's current offset, read after the lock was taken: every ID appended
+     * before Redis lost the pool came from an offset at or below it.
+     *
+     * @return false when the lock was lost meanwhile
+     */
+    private boolean seed(Pool pool, String token) {
+        PoolEntity now = store.find(pool.key).orElseThrow(
+                () -> new io.github.idworker.pool.UnknownPoolEntityException(pool.key, store.description()));
+        long current = now.currentOffset();
+        String hw = current < 0 ? "-1" : Long.toString(environment.id(Math.min(current, environment.maxOffset())));
+        for (int attempt = 0; attempt < 2; attempt++) {
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys, List.of(token, "SEED", "0", hw, hw));
+            String status = ScriptReplies.text(reply, 0, pool.context);
+            if (status.equals("OK")) {
+                log.info("ID pool '{}' in Redis had no high-water (new, or Redis lost it): seeded at {} from the "
+                        + "database's current offset {}", pool.key, hw, current);
+                return true;
+            }
+            if (!status.equals("RESET")) {
+                log.info("ID pool '{}': could not seed the high-water ({}); the next check tries again", pool.key,
+                        ScriptReplies.describe(reply));
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Appends the reserved offsets' IDs in slices of whole chunks; a refused slice drops the rest (a gap). */
+    private void append(Pool pool, String token, PoolReservation r) {
+        PoolEntity e = r.entity();
+        long[] ids = idsOf(r);
+        int chunk = e.type() == IncreasingType.TREND ? e.step() : 1;
+        int slice = Math.max(chunk, APPEND_SLICE / chunk * chunk);
+        String maxSize = Long.toString(e.maxPoolSize());
+        for (int from = 0; from < ids.length; from += slice) {
+            int to = Math.min(ids.length, from + slice);
+            long lowest = Long.MAX_VALUE;
+            long highest = Long.MIN_VALUE;
+            List<String> args = new ArrayList<>(to - from + 5);
+            args.add(token);
+            args.add("APPEND");
+            args.add(maxSize);
+            args.add(null);
+            args.add(null);
+            for (int i = from; i < to; i++) {
+                lowest = Math.min(lowest, ids[i]);
+                highest = Math.max(highest, ids[i]);
+                args.add(Long.toString(ids[i]));
+            }
+            args.set(3, Long.toString(lowest));
+            args.set(4, Long.toString(highest));
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys, args);
+            String status = ScriptReplies.text(reply, 0, pool.context);
+            if (!status.equals("OK")) {
+                int dropped = ids.length - from;
+                droppedIds.add(dropped);
+                log.warn("ID pool '{}': Redis refused an append ({}); {} reserved IDs from {} on are left unused (a "
+                        + "gap){}", pool.key, ScriptReplies.describe(reply), dropped, lowest,
+                        status.equals("STALE") ? ". The database's current_offset is below IDs already in Redis: "
+                                + "was the table restored from a backup? Refills continue above it" : "");
+                return;
+            }
+            appendedIds.add(to - from);
+        }
+        refills.increment();
+        log.debug("ID pool '{}': appended {} IDs from offsets {}..{}", pool.key, ids.length, r.firstOffset(),
+                r.lastOffset());
+    }
+
+    /** The IDs of a reservation in hand-out order: chunk by chunk, gaps or shuffles as the entity says. */
+    long[] idsOf(PoolReservation r) {
+        PoolEntity e = r.entity();
+        long size = r.size();
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("reservation of " + size + " offsets is too large");
+        }
+        SplittableRandom random = new SplittableRandom(seeds.nextLong());
+        if (e.type() == IncreasingType.MONOTONIC && e.maxGap() > 0) {
+            long[] out = new long[(int) size];
+            int n = 0;
+            long step = e.step();
+            for (long chunkFirst = r.firstOffset(); chunkFirst <= r.lastOffset(); chunkFirst += step) {
+                long chunkLast = Math.min(r.lastOffset(), chunkFirst + step - 1);
+                // the first offset of every chunk is used, so the gaps never reach across chunks
+                for (long off = chunkFirst; off <= chunkLast; off += 1 + random.nextInt(e.maxGap() + 1)) {
+                    out[n++] = environment.id(off);
+                }
+            }
+            return java.util.Arrays.copyOf(out, n);
+        }
+        long[] out = new long[(int) size];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = environment.id(r.firstOffset() + i);
+        }
+        if (e.type() == IncreasingType.TREND) {
+            int step = e.step();
+            for (int from = 0; from < out.length; from += step) {
+                int to = Math.min(out.length, from + step);
+                for (int i = to - 1; i > from; i--) {
+                    int j = from + random.nextInt(i - from + 1);
+                    long t = out[i];
+                    out[i] = out[j];
+                    out[j] = t;
+                }
+            }
+        }
+        return out;
+    }
+
+    private record Inspect(long level, String state, long rate) {
+    }
+
+    private Inspect inspect(Pool pool) {
+        List<Object> reply = executor.execute(INSPECT, pool.takeKeys, List.of());
+        return new Inspect(ScriptReplies.number(reply, 0, pool.context), ScriptReplies.text(reply, 1, pool.context),
+                ScriptReplies.number(reply, 2, pool.context));
+    }
+
+    private void alarm(Pool pool, PoolAlarm.Kind kind, long level, int requested, long rate, String reason) {
+        PoolEntity e = pool.entity;
+        PoolAlarm alarm = new PoolAlarm(kind, pool.key, level, e.thresholdLevel(), requested, rate, Instant.now(), reason);
+        AtomicLong last = kind == PoolAlarm.Kind.EMPTY ? pool.lastEmptyLog : pool.lastLowLog;
+        long now = System.nanoTime();
+        long prev = last.get();
+        long gap = Math.max(MIN_LOG_GAP_NANOS, e.checkInterval().toNanos());
+        if (now - prev >= gap && last.compareAndSet(prev, now)) {
+            int more = pool.unloggedAlarms.getAndSet(0);
+            log.warn("{}{}", alarm, more > 0 ? " (" + more + " more alarms of this pool since the last line)" : "");
+        } else {
+            pool.unloggedAlarms.incrementAndGet();
+        }
+        for (PoolAlarmListener listener : options.alarmListeners()) {
+            try {
+                listener.onAlarm(alarm);
+            } catch (RuntimeException ex) {
+                log.warn("Pool alarm listener {} failed on {}: {}", listener, alarm, ex.toString());
+            }
+        }
+    }
+
+    private static long[] ids(List<Object> reply, int count, String context) {
+        Object o = reply.size() > 2 ? reply.get(2) : null;
+        if (!(o instanceof List<?> list) || list.size() != count) {
+            throw new CenterUnavailableException("Redis reply " + ScriptReplies.describe(reply) + " to a take from "
+                    + context + " does not hold " + count + " IDs", null);
+        }
+        long[] out = new long[count];
+        for (int i = 0; i < count; i++) {
+            Object id = list.get(i);
+            out[i] = id instanceof byte[] b ? parse(b) : id instanceof Number n ? n.longValue()
+                    : Long.parseLong(String.valueOf(id));
+        }
+        return out;
+    }
+
+    private static long parse(byte[] digits) {
+        if (digits.length == 0 || digits.length > 19) {
+            return Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+        }
+        long v = 0;
+        for (byte b : digits) {
+            int d = b - '0';
+            if (d < 0 || d > 9) {
+                return Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+            }
+            v = v * 10 + d;
+        }
+        return v < 0 ? Long.parseLong(new String(digits, StandardCharsets.US_ASCII)) : v;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisIdPools[" + options.keyPrefix() + ", environment " + environment + ", " + pools.size()
+                + " entities]";
+    }
+}

@@ -1,0 +1,76 @@
+-- pool-append.lua: appends IDs a refiller reserved in the database to the tail of one entity's pool, or seeds the
+-- pool's high-water. Accepted only from the holder of the refill lock, only in the Redis that stamped the pool,
+-- only above every ID appended before, and never past max-pool-size: a refiller that stalled past its lock, or
+-- that reserved before Redis lost its data, cannot put old IDs behind newer ones.
+--
+-- KEYS (all share the hash tag {<prefix>:pool:<entity>}):
+--   KEYS[1]  ids   the list of IDs
+--   KEYS[2]  meta  hash {run_id, hw}
+--   KEYS[3]  lock  the refill lock, holding its owner's token
+-- ARGV:
+--   ARGV[1]  token     the caller's lock token
+--   ARGV[2]  mode      'APPEND', or 'SEED' to set hw = ARGV[4] when it is unknown (read from the database after
+--                      the lock was taken, so it is at or above every ID appended before the loss)
+--   ARGV[3]  maxSize   max-pool-size (APPEND)
+--   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water)
+--   ARGV[5]  highest   the largest ID of this append
+--   ARGV[6…] the IDs, in the order they are to be handed out
+-- Reply:
+--   {'OK', level}    appended (or seeded); level IDs in the pool now
+--   {'LOCK'}         the caller does not hold the lock (it expired, or Redis lost it): nothing written
+--   {'RESET'}        the pool was written by another Redis: dropped and stamped anew, nothing appended; seed it
+--   {'SEED'}         hw unknown: seed it first; nothing appended
+--   {'STALE', hw}    lowest is not above hw: these IDs are older than the pool; nothing appended
+--   {'FULL', level}  the append would pass maxSize; nothing appended
+-- IDs are compared as decimal strings, since Lua numbers are exact only below 2^53.
+
+local function server_identity()
+  local info = redis.call('INFO', 'replication')
+  local i = string.find(info, 'master_replid:', 1, true)
+  local j = string.find(info, '\r', i, true)
+  return string.sub(info, i + 14, j - 1)
+end
+
+-- a <= b for decimal integers without leading zeros, '-1' standing below every ID
+local function at_most(a, b)
+  if a == '-1' then return true end
+  if b == '-1' then return false end
+  if #a ~= #b then return #a < #b end
+  return a <= b
+end
+
+local run_id = server_identity()
+local meta = redis.call('HMGET', KEYS[2], 'run_id', 'hw')
+if meta[1] ~= run_id then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('HSET', KEYS[2], 'run_id', run_id)
+  return {'RESET'}
+end
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then
+  return {'LOCK'}
+end
+local level = redis.call('LLEN', KEYS[1])
+if ARGV[2] == 'SEED' then
+  if not meta[2] then
+    redis.call('HSET', KEYS[2], 'hw', ARGV[4])
+  end
+  return {'OK', level}
+end
+if not meta[2] then
+  return {'SEED'}
+end
+if at_most(ARGV[4], meta[2]) then
+  return {'STALE', meta[2]}
+end
+local n = #ARGV - 5
+if level + n > tonumber(ARGV[3]) then
+  return {'FULL', level}
+end
+local i = 6
+while i <= #ARGV do
+  local j = math.min(i + 999, #ARGV)
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, j))
+  i = j + 1
+end
+redis.call('HSET', KEYS[2], 'hw', ARGV[5])
+return {'OK', level + n}

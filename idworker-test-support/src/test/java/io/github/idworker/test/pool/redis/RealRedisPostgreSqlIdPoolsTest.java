@@ -1,0 +1,16 @@
+package io.github.idworker.test.pool.redis;
+
+import io.github.idworker.test.RealServices;
+import org.junit.jupiter.api.Tag;
+import redis.clients.jedis.RedisClient;
+
+/** ID pools over the machine's Redis 7 and PostgreSQL. */
+@Tag("real-services")
+class RealRedisPostgreSqlIdPoolsTest extends AbstractRedisIdPoolsTest {
+
+    @Override
+    protected PoolRedisHarness createHarness() {
+        return new PoolRedisHarness(RealServices.POSTGRES_URL, RealServices.POSTGRES_USER, "",
+                () -> RedisClient.create(RealServices.REDIS_HOST, RealServices.REDIS_PORT));
+    }
+}
