@@ -52,7 +52,7 @@ abstract class AbstractRedisIdPoolsTest {
 
     /** How long the steady two-node run lasts. */
     protected Duration steadyRun() {
-        return Duration.ofSeconds(60);
+        return Duration.ofSeconds(20);
     }
 
     @BeforeEach
