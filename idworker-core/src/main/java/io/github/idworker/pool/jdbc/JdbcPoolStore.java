@@ -137,8 +137,9 @@ public class JdbcPoolStore implements PoolStore {
             if (row == null) {
                 // a new entity starts before its first offset, whatever current-offset the caller's entity holds
                 if (insert(entity, environment)) {
-                    log.info("Registered ID pool entity {} in table {}, environment {}", entity, table, environment);
-                    return entity.toBuilder().currentOffset(entity.startOffset() - 1).build();
+                    PoolEntity registered = entity.toBuilder().currentOffset(entity.startOffset() - 1).build();
+                    log.info("Registered ID pool entity {} in table {}, environment {}", registered, table, environment);
+                    return registered;
                 }
                 // another node inserted it first: read what it stored
                 continue;
