@@ -554,11 +554,23 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             long[] out = new long[(int) size];
             int n = 0;
             long step = e.step();
-            for (long chunkFirst = r.firstOffset(); chunkFirst <= r.lastOffset(); chunkFirst += step) {
-                long chunkLast = Math.min(r.lastOffset(), chunkFirst + step - 1);
+            // every step is taken by comparing distances, never by adding past the end: the reservation may end
+            // at Long.MAX_VALUE (a single environment's last offset), where off + gap would overflow
+            for (long chunkFirst = r.firstOffset(); ; chunkFirst += step) {
+                boolean lastChunk = r.lastOffset() - chunkFirst < step;
+                long chunkLast = lastChunk ? r.lastOffset() : chunkFirst + step - 1;
                 // the first offset of every chunk is used, so the gaps never reach across chunks
-                for (long off = chunkFirst; off <= chunkLast; off += 1 + random.nextInt(e.maxGap() + 1)) {
+                long off = chunkFirst;
+                while (true) {
                     out[n++] = environment.id(off);
+                    long skip = 1 + random.nextInt(e.maxGap() + 1);
+                    if (chunkLast - off < skip) {
+                        break;
+                    }
+                    off += skip;
+                }
+                if (lastChunk) {
+                    break;
                 }
             }
             return java.util.Arrays.copyOf(out, n);
