@@ -170,6 +170,53 @@ class RedisIdPoolsReviewTest {
     }
 
     /**
+     * Two deployments, environments 0 and 1 of 2, each with its own database but (by mistake) one Redis and the
+     * same key prefix: each store pins its own row, so nothing refuses the second deployment, which appends its
+     * odd IDs to the first one's list and takes its even IDs. Environment 0 must hand out only even IDs.
+     */
+    @Test
+    void twoDeploymentsSharingOneRedisAndKeyPrefixNeverMixTheirSplits() {
+        PoolEntity entity = manualEntity();
+        try (PoolRedisHarness other = new PoolRedisHarness("jdbc:h2:mem:pool-review-other;MODE=MySQL;DB_CLOSE_DELAY=-1",
+                "sa", "", () -> RedisClient.create("127.0.0.1", port))) {
+            RedisIdPools zero = harness.newNode(PoolRedisHarness.options().environment(new PoolEnvironment(0, 2)).build());
+            zero.register(entity);
+            awaitFullAndIdle(entity);
+            // the other deployment's database is further on, so its IDs pass the shared high-water
+            PoolEntity ahead = other.entity(b -> b.maxPerRequest(100).maxPerSecond(100_000).step(100).maxPoolSize(1000L)
+                    .thresholdPercent(50).checkInterval(Duration.ofHours(1)).startOffset(10_000), entity.key());
+            RedisIdPools one = other.newNode(PoolRedisHarness.options().environment(new PoolEnvironment(1, 2)).build());
+            one.register(ahead);
+            List<Long> takenByOne = new ArrayList<>();
+            try {
+                Arrays.stream(one.take(entity.key(), 10)).forEach(takenByOne::add);
+            } catch (IdWorkerConfigurationException refused) {
+                // refused: the guarantee holds
+            }
+            for (int i = 0; i < 6; i++) {
+                zero.take(entity.key(), 100);
+            }
+            try {
+                one.checkNow(entity.key());
+            } catch (IdWorkerConfigurationException refused) {
+                // refused
+            }
+            List<Long> takenByZero = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                try {
+                    Arrays.stream(zero.take(entity.key(), 100)).forEach(takenByZero::add);
+                } catch (PoolEmptyException empty) {
+                    break;
+                }
+            }
+            assertThat(takenByZero.stream().filter(id -> id % 2 != 0).limit(5).toList())
+                    .as("environment 0/2 handed out IDs not = 0 mod 2").isEmpty();
+            assertThat(takenByOne.stream().filter(id -> id % 2 != 1).toList())
+                    .as("environment 1/2 handed out IDs not = 1 mod 2").isEmpty();
+        }
+    }
+
+    /**
      * A deployment changes the key prefix, the nodes hand out IDs from the new pool (reserved above the old one),
      * then it is rolled back: the old list, untouched and still stamped by the same Redis, hands out IDs below
      * the ones just taken. MONOTONIC no longer increases in take order, without any loss in Redis.
