@@ -244,6 +244,23 @@ class RedisIdPoolsReviewTest {
     }
 
     /**
+     * An operator lowers max-pool-size below the level: the list keeps holding more than max-pool-size until takes
+     * drain it (appends refuse to pass it, but nothing trims). Low severity: a documentation point unless the
+     * guarantee is meant literally.
+     */
+    @Test
+    void theListNeverHoldsMoreThanALoweredMaxPoolSizeOnceACheckRan() {
+        PoolEntity entity = manualEntity();
+        RedisIdPools node = harness.newNode();
+        node.register(entity);
+        awaitFullAndIdle(entity);
+        harness.setColumn(entity.key(), "max_pool_size", 400);
+        node.checkNow(entity.key());
+        assertThat(harness.level(entity.key())).as("level after a check with max-pool-size 400")
+                .isLessThanOrEqualTo(400);
+    }
+
+    /**
      * A MONOTONIC pool with max-gap whose reservation ends at the very last offset ({@code Long.MAX_VALUE} in a
      * single environment): the gap walk overflows, the refill fails with an ArrayIndexOutOfBoundsException, and the
      * last reservation is lost; the pool goes from empty straight to exhausted.
