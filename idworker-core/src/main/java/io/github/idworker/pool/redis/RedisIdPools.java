@@ -434,6 +434,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         PoolEntity e = row.get();
         pool.entity = e;
         Inspect s = inspect(pool);
+        if (s.state.equals("OK") && s.level > e.maxPoolSize()) {
+            trim(pool, e);
+            return true;
+        }
         if (s.state.equals("OK") && s.level >= e.thresholdLevel()) {
             return true;
         }
@@ -453,6 +457,28 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Cuts the list's tail down to a {@code max-pool-size} an operator lowered, in whole chunks, under the refill
+     * lock: the tail holds the highest IDs, so the cut is a gap; nothing happens when another node holds the lock.
+     */
+    private void trim(Pool pool, PoolEntity e) {
+        String token = UUID.randomUUID().toString();
+        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
+                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
+        if (locked != 1) {
+            return;
+        }
+        try {
+            int chunk = e.type() == IncreasingType.TREND ? e.step() : 1;
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys, List.of(token, "TRIM",
+                    Long.toString(e.maxPoolSize()), Integer.toString(chunk), "0", environment.toString()));
+            log.info("ID pool '{}' held more than its max-pool-size {}: its tail was cut ({}), a gap", pool.key,
+                    e.maxPoolSize(), ScriptReplies.describe(reply));
+        } finally {
+            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
+        }
     }
 
     /** The refill under the lock; false when another node holds the lock. */

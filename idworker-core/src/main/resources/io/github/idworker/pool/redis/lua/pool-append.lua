@@ -10,15 +10,17 @@
 -- ARGV:
 --   ARGV[1]  token     the caller's lock token
 --   ARGV[2]  mode      'APPEND', or 'SEED' to set hw = ARGV[4] when it is unknown (right below offsets reserved
---                      after the lock was taken, so at or above every ID appended before the loss)
---   ARGV[3]  maxSize   max-pool-size (APPEND)
---   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water)
+--                      after the lock was taken, so at or above every ID appended before the loss), or 'TRIM' to
+--                      cut the list's tail down to maxSize in whole chunks of ARGV[4] IDs (after an operator
+--                      lowered max-pool-size; the tail holds the highest IDs, so this only makes a gap)
+--   ARGV[3]  maxSize   max-pool-size (APPEND, TRIM)
+--   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water; TRIM: the chunk size)
 --   ARGV[5]  highest   the largest ID of this append
 --   ARGV[6]  env       the caller's environment split 'e/E', checked by the database when it reserved; stamped as
 --                      env by SEED (and by the first APPEND to a pool seeded without one)
 --   ARGV[7…] the IDs, in the order they are to be handed out
 -- Reply:
---   {'OK', level}    appended (or seeded); level IDs in the pool now
+--   {'OK', level}    appended (or seeded, or trimmed); level IDs in the pool now
 --   {'LOCK'}         the caller does not hold the lock (it expired, or Redis lost it): nothing written
 --   {'RESET'}        the pool was written by another Redis: dropped and stamped anew, nothing appended; seed it
 --   {'SEED'}         hw unknown: seed it first; nothing appended
@@ -55,6 +57,20 @@ end
 local level = redis.call('LLEN', KEYS[1])
 if meta[3] and meta[3] ~= ARGV[6] then
   return {'ENV', meta[3]}
+end
+if ARGV[2] == 'TRIM' then
+  local max = tonumber(ARGV[3])
+  if level <= max then
+    return {'OK', level}
+  end
+  local chunk = tonumber(ARGV[4])
+  local keep = level - math.ceil((level - max) / chunk) * chunk
+  if keep <= 0 then
+    redis.call('DEL', KEYS[1])
+    return {'OK', 0}
+  end
+  redis.call('LTRIM', KEYS[1], 0, keep - 1)
+  return {'OK', keep}
 end
 if ARGV[2] == 'SEED' then
   if not meta[2] then
