@@ -1,6 +1,7 @@
 package io.github.idworker.pool.redis;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.pool.IdPools;
 import io.github.idworker.pool.IncreasingType;
@@ -54,14 +55,16 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Keys of entity {@code users}, prefix {@code idworker}, all under one hash tag so every script runs on Redis
  * Cluster: {@code {idworker:pool:users}:ids} (the list), {@code …:meta} (hash {@code run_id}, the identity of the
- * Redis holding the pool, its replication id; {@code hw}, the largest ID ever appended), {@code …:rate} (IDs
+ * Redis holding the pool, its replication id; {@code hw}, the largest ID ever appended; {@code env}, the environment
+ * split of the IDs in the list), {@code …:rate} (IDs
  * taken in the current and the previous second of the Redis clock) and {@code …:lock} (the refill lock).
  *
  * <p>Steps of {@code take(entity, n)}:
  * <ol>
  *   <li>{@code n} above the entity's {@code max-per-request} → {@link PoolRequestTooLargeException}; no Redis call.</li>
  *   <li>One {@code pool-take.lua} call: when the pool was stamped by another Redis (or not at all) it is dropped
- *       and the take refused ({@code RESET}); when {@code n} more IDs would pass {@code max-per-second} in the
+ *       and the take refused ({@code RESET}); when the list holds IDs of another environment split it is refused
+ *       ({@code ENV}, an {@link io.github.idworker.IdWorkerConfigurationException}); when {@code n} more IDs would pass {@code max-per-second} in the
  *       current second of the Redis clock, counted across all nodes, it is refused with the milliseconds to the
  *       next second ({@link RateLimitedException}); when fewer than {@code n} IDs are left it is refused
  *       ({@link PoolEmptyException}, an {@link PoolAlarm.Kind#EMPTY} alarm, and an immediate refill check on this
@@ -74,10 +77,11 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>Read the entity's row (settings changed by operators count from here); read the pool's level and state.
  *       Nothing to do when the level is at or above {@code max-pool-size × threshold-percent / 100}.</li>
  *   <li>Take the refill lock ({@code SET NX PX lock-ttl} with a random token); another node holding it refills.</li>
- *   <li>When Redis lost the pool's high-water: read the row's {@code current_offset} now, after the lock was taken,
- *       and seed the high-water with its ID — every ID appended before the loss came from offsets at or below it.</li>
- *   <li>Reserve {@code k × step} offsets in the database first ({@link PoolStore#reserve}), {@code k} the whole
- *       chunks that fit below {@code max-pool-size} (at most {@code max-refill} IDs).</li>
+ *   <li>Reserve {@code k × step} offsets in the database first ({@link PoolStore#reserve}, which refuses a node
+ *       of another environment split), {@code k} the whole chunks that fit below {@code max-pool-size} (at most
+ *       {@code max-refill} IDs).</li>
+ *   <li>When Redis lost the pool's high-water: seed it with the ID of the offset right below the reservation, made
+ *       after the lock was taken — every ID appended before the loss came from offsets at or below it.</li>
  *   <li>Turn offsets into IDs through the environment: in order for {@code MONOTONIC}, skipping up to
  *       {@code max-gap} offsets at random after each ID when set; each chunk shuffled for {@code TREND}.</li>
  *   <li>Append them with {@code pool-append.lua} in slices of whole chunks, each accepted only while this token holds
@@ -202,7 +206,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
         List<Object> reply = executor.execute(TAKE, pool.takeKeys,
-                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond())));
+                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environment.toString()));
         String status = ScriptReplies.text(reply, 0, pool.context);
         switch (status) {
             case "OK" -> {
@@ -224,9 +228,18 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                 throw new PoolEmptyException(entity, 0, count, " (Redis had lost the pool: it was dropped and refills "
                         + "above the database's offset)");
             }
+            case "ENV" -> throw environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context));
             default -> throw new CenterUnavailableException("Unexpected Redis reply " + ScriptReplies.describe(reply)
                     + " to a take from " + pool.context, null);
         }
+    }
+
+    private IdWorkerConfigurationException environmentRefused(Pool pool, String stamped) {
+        return new IdWorkerConfigurationException(PoolEnvironment.ENVIRONMENT_PROPERTY, "the " + pool.context
+                + " in Redis holds IDs of environment " + stamped + ", this node is configured as environment "
+                + environment + "; it takes nothing from it. Configure " + PoolEnvironment.ENVIRONMENT_PROPERTY
+                + " and " + PoolEnvironment.ENVIRONMENTS_PROPERTY + " as the pool table's row is pinned, or give this "
+                + "deployment its own Redis or key prefix.");
     }
 
     /** The pool's level, state and rate as Redis holds them now. */
@@ -421,6 +434,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         PoolEntity e = row.get();
         pool.entity = e;
         Inspect s = inspect(pool);
+        if (s.state.equals("OK") && s.level > e.maxPoolSize()) {
+            trim(pool, e);
+            return true;
+        }
         if (s.state.equals("OK") && s.level >= e.thresholdLevel()) {
             return true;
         }
@@ -442,6 +459,28 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         return true;
     }
 
+    /**
+     * Cuts the list's tail down to a {@code max-pool-size} an operator lowered, in whole chunks, under the refill
+     * lock: the tail holds the highest IDs, so the cut is a gap; nothing happens when another node holds the lock.
+     */
+    private void trim(Pool pool, PoolEntity e) {
+        String token = UUID.randomUUID().toString();
+        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
+                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
+        if (locked != 1) {
+            return;
+        }
+        try {
+            int chunk = e.type() == IncreasingType.TREND ? e.step() : 1;
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys, List.of(token, "TRIM",
+                    Long.toString(e.maxPoolSize()), Integer.toString(chunk), "0", environment.toString()));
+            log.info("ID pool '{}' held more than its max-pool-size {}: its tail was cut ({}), a gap", pool.key,
+                    e.maxPoolSize(), ScriptReplies.describe(reply));
+        } finally {
+            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
+        }
+    }
+
     /** The refill under the lock; false when another node holds the lock. */
     private boolean refill(Pool pool, PoolEntity settings) {
         String token = UUID.randomUUID().toString();
@@ -452,19 +491,21 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         }
         try {
             Inspect s = inspect(pool);
-            if (!s.state.equals("OK")) {
-                if (!seed(pool, token)) {
-                    return true;
-                }
-                s = inspect(pool);
-            }
-            if (s.level >= settings.thresholdLevel()) {
+            boolean seeded = s.state.equals("OK");
+            if (seeded && s.level >= settings.thresholdLevel()) {
                 return true; // another node refilled between the check and the lock
             }
-            long room = settings.maxPoolSize() - s.level;
+            // an unseeded pool is dropped (RESET) or empty (SEED) by the time its high-water is seeded
+            long level = seeded ? s.level : 0;
+            long room = settings.maxPoolSize() - level;
             long wanted = Math.min(room, options.maxRefill());
             int chunks = (int) Math.max(1, wanted / settings.step());
+            // the store refuses a node of another environment split here, before it writes anything to Redis
             PoolReservation r = store.reserve(pool.key, chunks, environment);
+            if (!seeded && !seed(pool, token, r)) {
+                droppedIds.add(r.size());
+                return true;
+            }
             append(pool, token, r);
             return true;
         } finally {
@@ -473,27 +514,28 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     }
 
     /**
-     * Seeds the high-water from the database's current offset, read after the lock was taken: every ID appended
-     * before Redis lost the pool came from an offset at or below it.
+     * Seeds the high-water from the offset right below reservation {@code r}, made after the lock was taken:
+     * every ID appended before Redis lost the pool came from a reservation committed before that append, so from
+     * an offset at or below it. The reservation was checked against the row's environment, so a node of another
+     * split never seeds.
      *
      * @return false when the lock was lost meanwhile
      */
-    private boolean seed(Pool pool, String token) {
-        PoolEntity now = store.find(pool.key).orElseThrow(
-                () -> new io.github.idworker.pool.UnknownPoolEntityException(pool.key, store.description()));
-        long current = now.currentOffset();
-        String hw = current < 0 ? "-1" : Long.toString(environment.id(Math.min(current, environment.maxOffset())));
+    private boolean seed(Pool pool, String token, PoolReservation r) {
+        long below = r.firstOffset() - 1;
+        String hw = below < 0 ? "-1" : Long.toString(environment.id(below));
         for (int attempt = 0; attempt < 2; attempt++) {
-            List<Object> reply = executor.execute(APPEND, pool.appendKeys, List.of(token, "SEED", "0", hw, hw));
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys,
+                    List.of(token, "SEED", "0", hw, hw, environment.toString()));
             String status = ScriptReplies.text(reply, 0, pool.context);
             if (status.equals("OK")) {
-                log.info("ID pool '{}' in Redis had no high-water (new, or Redis lost it): seeded at {} from the "
-                        + "database's current offset {}", pool.key, hw, current);
+                log.info("ID pool '{}' in Redis had no high-water (new, or Redis lost it): seeded at {}, right below "
+                        + "the offsets {}..{} just reserved", pool.key, hw, r.firstOffset(), r.lastOffset());
                 return true;
             }
             if (!status.equals("RESET")) {
-                log.info("ID pool '{}': could not seed the high-water ({}); the next check tries again", pool.key,
-                        ScriptReplies.describe(reply));
+                log.info("ID pool '{}': could not seed the high-water ({}); its {} reserved IDs are left unused (a "
+                        + "gap) and the next check tries again", pool.key, ScriptReplies.describe(reply), r.size());
                 return false;
             }
         }
@@ -511,12 +553,13 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             int to = Math.min(ids.length, from + slice);
             long lowest = Long.MAX_VALUE;
             long highest = Long.MIN_VALUE;
-            List<String> args = new ArrayList<>(to - from + 5);
+            List<String> args = new ArrayList<>(to - from + 6);
             args.add(token);
             args.add("APPEND");
             args.add(maxSize);
             args.add(null);
             args.add(null);
+            args.add(environment.toString());
             for (int i = from; i < to; i++) {
                 lowest = Math.min(lowest, ids[i]);
                 highest = Math.max(highest, ids[i]);
@@ -526,6 +569,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             args.set(4, Long.toString(highest));
             List<Object> reply = executor.execute(APPEND, pool.appendKeys, args);
             String status = ScriptReplies.text(reply, 0, pool.context);
+            if (status.equals("ENV")) {
+                droppedIds.add(ids.length - from);
+                throw environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context));
+            }
             if (!status.equals("OK")) {
                 int dropped = ids.length - from;
                 droppedIds.add(dropped);
@@ -554,11 +601,23 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             long[] out = new long[(int) size];
             int n = 0;
             long step = e.step();
-            for (long chunkFirst = r.firstOffset(); chunkFirst <= r.lastOffset(); chunkFirst += step) {
-                long chunkLast = Math.min(r.lastOffset(), chunkFirst + step - 1);
+            // every step is taken by comparing distances, never by adding past the end: the reservation may end
+            // at Long.MAX_VALUE (a single environment's last offset), where off + gap would overflow
+            for (long chunkFirst = r.firstOffset(); ; chunkFirst += step) {
+                boolean lastChunk = r.lastOffset() - chunkFirst < step;
+                long chunkLast = lastChunk ? r.lastOffset() : chunkFirst + step - 1;
                 // the first offset of every chunk is used, so the gaps never reach across chunks
-                for (long off = chunkFirst; off <= chunkLast; off += 1 + random.nextInt(e.maxGap() + 1)) {
+                long off = chunkFirst;
+                while (true) {
                     out[n++] = environment.id(off);
+                    long skip = 1 + random.nextInt(e.maxGap() + 1);
+                    if (chunkLast - off < skip) {
+                        break;
+                    }
+                    off += skip;
+                }
+                if (lastChunk) {
+                    break;
                 }
             }
             return java.util.Arrays.copyOf(out, n);

@@ -5,21 +5,26 @@
 --
 -- KEYS (all share the hash tag {<prefix>:pool:<entity>}):
 --   KEYS[1]  ids   the list of IDs
---   KEYS[2]  meta  hash {run_id, hw}
+--   KEYS[2]  meta  hash {run_id, hw, env}
 --   KEYS[3]  lock  the refill lock, holding its owner's token
 -- ARGV:
 --   ARGV[1]  token     the caller's lock token
---   ARGV[2]  mode      'APPEND', or 'SEED' to set hw = ARGV[4] when it is unknown (read from the database after
---                      the lock was taken, so it is at or above every ID appended before the loss)
---   ARGV[3]  maxSize   max-pool-size (APPEND)
---   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water)
+--   ARGV[2]  mode      'APPEND', or 'SEED' to set hw = ARGV[4] when it is unknown (right below offsets reserved
+--                      after the lock was taken, so at or above every ID appended before the loss), or 'TRIM' to
+--                      cut the list's tail down to maxSize in whole chunks of ARGV[4] IDs (after an operator
+--                      lowered max-pool-size; the tail holds the highest IDs, so this only makes a gap)
+--   ARGV[3]  maxSize   max-pool-size (APPEND, TRIM)
+--   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water; TRIM: the chunk size)
 --   ARGV[5]  highest   the largest ID of this append
---   ARGV[6…] the IDs, in the order they are to be handed out
+--   ARGV[6]  env       the caller's environment split 'e/E', checked by the database when it reserved; stamped as
+--                      env by SEED (and by the first APPEND to a pool seeded without one)
+--   ARGV[7…] the IDs, in the order they are to be handed out
 -- Reply:
---   {'OK', level}    appended (or seeded); level IDs in the pool now
+--   {'OK', level}    appended (or seeded, or trimmed); level IDs in the pool now
 --   {'LOCK'}         the caller does not hold the lock (it expired, or Redis lost it): nothing written
 --   {'RESET'}        the pool was written by another Redis: dropped and stamped anew, nothing appended; seed it
 --   {'SEED'}         hw unknown: seed it first; nothing appended
+--   {'ENV', env}     the pool holds IDs of another environment split (two deployments share the keys): nothing
 --   {'STALE', hw}    lowest is not above hw: these IDs are older than the pool; nothing appended
 --   {'FULL', level}  the append would pass maxSize; nothing appended
 -- IDs are compared as decimal strings, since Lua numbers are exact only below 2^53.
@@ -40,7 +45,7 @@ local function at_most(a, b)
 end
 
 local run_id = server_identity()
-local meta = redis.call('HMGET', KEYS[2], 'run_id', 'hw')
+local meta = redis.call('HMGET', KEYS[2], 'run_id', 'hw', 'env')
 if meta[1] ~= run_id then
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('HSET', KEYS[2], 'run_id', run_id)
@@ -50,9 +55,26 @@ if redis.call('GET', KEYS[3]) ~= ARGV[1] then
   return {'LOCK'}
 end
 local level = redis.call('LLEN', KEYS[1])
+if meta[3] and meta[3] ~= ARGV[6] then
+  return {'ENV', meta[3]}
+end
+if ARGV[2] == 'TRIM' then
+  local max = tonumber(ARGV[3])
+  if level <= max then
+    return {'OK', level}
+  end
+  local chunk = tonumber(ARGV[4])
+  local keep = level - math.ceil((level - max) / chunk) * chunk
+  if keep <= 0 then
+    redis.call('DEL', KEYS[1])
+    return {'OK', 0}
+  end
+  redis.call('LTRIM', KEYS[1], 0, keep - 1)
+  return {'OK', keep}
+end
 if ARGV[2] == 'SEED' then
   if not meta[2] then
-    redis.call('HSET', KEYS[2], 'hw', ARGV[4])
+    redis.call('HSET', KEYS[2], 'hw', ARGV[4], 'env', ARGV[6])
   end
   return {'OK', level}
 end
@@ -62,15 +84,15 @@ end
 if at_most(ARGV[4], meta[2]) then
   return {'STALE', meta[2]}
 end
-local n = #ARGV - 5
+local n = #ARGV - 6
 if level + n > tonumber(ARGV[3]) then
   return {'FULL', level}
 end
-local i = 6
+local i = 7
 while i <= #ARGV do
   local j = math.min(i + 999, #ARGV)
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, j))
   i = j + 1
 end
-redis.call('HSET', KEYS[2], 'hw', ARGV[5])
+redis.call('HSET', KEYS[2], 'hw', ARGV[5], 'env', ARGV[6])
 return {'OK', level + n}

@@ -3,16 +3,19 @@
 --
 -- KEYS (all share the hash tag {<prefix>:pool:<entity>}, so the script runs on Redis Cluster):
 --   KEYS[1]  ids   list of IDs, in the order they are handed out
---   KEYS[2]  meta  hash {run_id, hw}: run_id = the identity of the Redis that holds the pool, hw = the largest ID
---                  ever appended (absent until a refiller seeded it from the database)
+--   KEYS[2]  meta  hash {run_id, hw, env}: run_id = the identity of the Redis that holds the pool, hw = the largest
+--                  ID ever appended (absent until a refiller seeded it from the database), env = the environment
+--                  split 'e/E' of the IDs in the list
 --   KEYS[3]  rate  hash {sec, count, prev}: IDs taken in second sec (Redis clock), and in the second before it
 -- ARGV:
 --   ARGV[1]  count         IDs to take, at least 1
 --   ARGV[2]  maxPerSecond  the entity's limit across all nodes
+--   ARGV[3]  env           the caller's environment split 'e/E'
 -- Reply:
 --   {'OK', left, {id, ...}}      count IDs, removed from the pool; left remain
 --   {'RATE', waitMs, used}       count more would pass maxPerSecond in this second; nothing taken
 --   {'EMPTY', level, rate}       fewer than count IDs in the pool; nothing taken; rate = IDs of the last second
+--   {'ENV', env}                 the list holds IDs of another environment split; nothing taken
 --   {'RESET'}                    the pool was written by another Redis (restart, restored snapshot, fail-over): it
 --                                may hold IDs already handed out, so it was dropped; nothing taken
 
@@ -32,11 +35,15 @@ end
 
 local count = tonumber(ARGV[1])
 local run_id = server_identity()
-if redis.call('HGET', KEYS[2], 'run_id') ~= run_id then
+local meta = redis.call('HMGET', KEYS[2], 'run_id', 'env')
+if meta[1] ~= run_id then
   -- a missing stamp counts as foreign too: the list beside it cannot be vouched for
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('HSET', KEYS[2], 'run_id', run_id)
   return {'RESET'}
+end
+if meta[2] and ARGV[3] and meta[2] ~= ARGV[3] then
+  return {'ENV', meta[2]}
 end
 
 local now = redis.call('TIME')
