@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * ID pools in Redis, one list per entity shared by every node, refilled ahead of demand from offsets reserved in
@@ -133,6 +134,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         final AtomicBoolean kickQueued = new AtomicBoolean();
         volatile ScheduledFuture<?> next;
         volatile boolean removed;
+        /** Set by the first check that found the list not behind the database; takes wait for it. */
+        volatile boolean verified;
         final AtomicLong lastLowLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
         final AtomicLong lastEmptyLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
         final AtomicInteger unloggedAlarms = new AtomicInteger();
@@ -201,6 +204,9 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             throw new IdWorkerException("RedisIdPools is closed");
         }
         Pool pool = pool(entity);
+        if (!pool.verified) {
+            verify(pool);
+        }
         PoolEntity e = pool.entity;
         if (count > e.maxPerRequest()) {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
@@ -276,6 +282,42 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             return check(pool);
         } finally {
             pool.checking.set(false);
+        }
+    }
+
+    /**
+     * The first take of an entity on this node waits for one check that compares the list with the database (a
+     * list older than the database, e.g. of a key prefix switched back, is dropped first), at most
+     * {@code lock-ttl}.
+     *
+     * @throws CenterUnavailableException when no check succeeded in time
+     */
+    private void verify(Pool pool) {
+        long deadline = System.nanoTime() + options.lockTtl().toNanos();
+        RuntimeException last = null;
+        while (!pool.verified) {
+            // one thread checks; the others wait for its outcome instead of queueing checks of their own
+            if (pool.checking.compareAndSet(false, true)) {
+                try {
+                    check(pool);
+                } catch (IdWorkerConfigurationException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    last = e;
+                } finally {
+                    pool.checking.set(false);
+                }
+            }
+            if (pool.verified) {
+                return;
+            }
+            if (closed || System.nanoTime() - deadline > 0) {
+                throw new CenterUnavailableException("ID pool '" + pool.key + "' could not be checked against "
+                        + store.description() + " within " + options.lockTtl().toMillis() + " ms ("
+                        + RedisPoolOptions.LOCK_TTL_PROPERTY + "), so this node hands out none of its IDs yet"
+                        + (last == null ? "" : ": " + last.getMessage()), last);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pool.checking.get() ? 1 : 20));
         }
     }
 
@@ -434,6 +476,13 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         PoolEntity e = row.get();
         pool.entity = e;
         Inspect s = inspect(pool);
+        if (behind(s, e.currentOffset())) {
+            if (!reconcile(pool)) {
+                return false;
+            }
+            s = inspect(pool);
+        }
+        pool.verified = true;
         if (s.state.equals("OK") && s.level > e.maxPoolSize()) {
             trim(pool, e);
             return true;
@@ -565,6 +614,11 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                 highest = Math.max(highest, ids[i]);
                 args.add(Long.toString(ids[i]));
             }
+            if (to == ids.length) {
+                // the high-water covers the whole reservation, also offsets a gap skipped at its end, so it equals
+                // the database's offset after every completed refill
+                highest = Math.max(highest, environment.id(r.lastOffset()));
+            }
             args.set(3, Long.toString(lowest));
             args.set(4, Long.toString(highest));
             List<Object> reply = executor.execute(APPEND, pool.appendKeys, args);
@@ -641,13 +695,71 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         return out;
     }
 
-    private record Inspect(long level, String state, long rate) {
+    /** @param hw the largest ID appended, as Redis holds it; empty when unknown */
+    private record Inspect(long level, String state, long rate, String hw) {
     }
 
     private Inspect inspect(Pool pool) {
         List<Object> reply = executor.execute(INSPECT, pool.takeKeys, List.of());
         return new Inspect(ScriptReplies.number(reply, 0, pool.context), ScriptReplies.text(reply, 1, pool.context),
-                ScriptReplies.number(reply, 2, pool.context));
+                ScriptReplies.number(reply, 2, pool.context), ScriptReplies.text(reply, 3, pool.context));
+    }
+
+    /**
+     * Whether Redis's high-water is below the ID of the database's {@code current_offset}: after every completed
+     * refill the two are equal, so a lower high-water means a refill is in flight, or the list is older than the
+     * database (a snapshot loaded into the running Redis, a key prefix switched back, a refill that died between
+     * reserving and appending).
+     */
+    private boolean behind(Inspect s, long currentOffset) {
+        if (!s.state.equals("OK") || s.hw.isEmpty() || currentOffset < 0) {
+            return false; // an unseeded pool is empty or dropped before anything is appended
+        }
+        long expected = environment.id(Math.min(currentOffset, environment.maxOffset()));
+        return s.hw.equals("-1") || Long.parseLong(s.hw) < expected;
+    }
+
+    /**
+     * Under the refill lock, checks again whether the list is behind the database and if so drops it, so no ID
+     * older than the database's offset is handed out after this check.
+     *
+     * @return false when another node holds the lock (the pool stays unverified until a later check)
+     */
+    private boolean reconcile(Pool pool) {
+        String token = UUID.randomUUID().toString();
+        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
+                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
+        if (locked != 1) {
+            return false;
+        }
+        try {
+            // the row after the lock: no refill of this pool is in flight now, stalled ones cannot append
+            PoolEntity row = store.find(pool.key).orElseThrow(
+                    () -> new UnknownPoolEntityException(pool.key, store.description()));
+            Inspect s = inspect(pool);
+            if (!behind(s, row.currentOffset())) {
+                return true;
+            }
+            String hw = Long.toString(environment.id(Math.min(row.currentOffset(), environment.maxOffset())));
+            List<Object> reply = executor.execute(APPEND, pool.appendKeys,
+                    List.of(token, "DROP", "0", hw, hw, environment.toString()));
+            String status = ScriptReplies.text(reply, 0, pool.context);
+            if (status.equals("ENV")) {
+                throw environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context));
+            }
+            if (!status.equals("OK")) {
+                return false;
+            }
+            droppedIds.add(s.level);
+            log.warn("ID pool '{}': Redis held IDs up to {} while the database has reserved up to offset {} (ID {}): "
+                    + "the list is older than the database (a snapshot loaded into the running Redis, a key prefix "
+                    + "switched back, or a refill that died between reserving and appending). Its {} IDs were "
+                    + "dropped, a gap; refills continue above the database's offset", pool.key, s.hw,
+                    row.currentOffset(), hw, s.level);
+            return true;
+        } finally {
+            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
+        }
     }
 
     private void alarm(Pool pool, PoolAlarm.Kind kind, long level, int requested, long rate, String reason) {

@@ -13,6 +13,10 @@
 --                      after the lock was taken, so at or above every ID appended before the loss), or 'TRIM' to
 --                      cut the list's tail down to maxSize in whole chunks of ARGV[4] IDs (after an operator
 --                      lowered max-pool-size; the tail holds the highest IDs, so this only makes a gap)
+--                      'DROP' drops the list and sets hw = ARGV[4], the ID of the database's current offset, when the
+--                      caller found, under the lock, a high-water below it: the list is older than the database
+--                      (a snapshot loaded into the running Redis, a key prefix switched back, a refill that died
+--                      between its reservation and its append)
 --   ARGV[3]  maxSize   max-pool-size (APPEND, TRIM)
 --   ARGV[4]  lowest    the smallest ID of this append (SEED: the high-water; TRIM: the chunk size)
 --   ARGV[5]  highest   the largest ID of this append
@@ -71,6 +75,12 @@ if ARGV[2] == 'TRIM' then
   end
   redis.call('LTRIM', KEYS[1], 0, keep - 1)
   return {'OK', keep}
+end
+if ARGV[2] == 'DROP' then
+  -- the list is behind the database (checked under this lock): drop it and continue above the database's offset
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[2], 'hw', ARGV[4], 'env', ARGV[6])
+  return {'OK', 0}
 end
 if ARGV[2] == 'SEED' then
   if not meta[2] then
