@@ -150,6 +150,8 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(entity.getCheckInterval()).isEqualTo(PoolEntity.DEFAULT_CHECK_INTERVAL);
         assertThat(entity.getMaxPoolSize()).as("60 × max-per-second, left to the core").isNull();
         assertThat(entity.getMaxGap()).isZero();
+        // an entity of nothing but defaults is the core's default entity
+        assertThat(IdPoolsConfig.entity("users", entity)).isEqualTo(PoolEntity.builder("users").build());
     }
 
     /**
