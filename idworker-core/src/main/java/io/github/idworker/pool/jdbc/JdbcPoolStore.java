@@ -42,10 +42,11 @@ import java.util.OptionalLong;
  *
  * <p>Reserve {@code chunks} chunks of an entity:
  * <ol>
- *   <li>In one transaction: {@code SELECT} the whole row {@code ... FOR UPDATE} (concurrent reservers queue on the
- *       row), so the settings returned with the reservation — the step above all — are the ones it was made
- *       with. No row → {@link UnknownPoolEntityException}; a row that is invalid or pinned to another environment
- *       → {@link IdWorkerConfigurationException}, nothing reserved.</li>
+ *   <li>In one transaction: {@code SELECT} the whole row {@code ... FOR UPDATE}: concurrent reservers queue on the
+ *       row instead of losing the compare-and-set of step 3 over and over, and the settings returned with the reservation — the step above all — are the ones it was made
+ *       with (its {@code current-offset} is the one read, before this reservation). No row →
+ *       {@link UnknownPoolEntityException}; a row that is invalid or pinned to another environment →
+ *       {@link IdWorkerConfigurationException}, nothing reserved.</li>
  *   <li>With {@code base = max(current_offset, start_offset − 1)} and
  *       {@code last = base + chunks × step}: when that overflows or passes the environment's largest offset the
  *       entity is exhausted ({@link PoolExhaustedException}), nothing reserved.</li>
@@ -134,9 +135,11 @@ public class JdbcPoolStore implements PoolStore {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             Row row = readRow(key);
             if (row == null) {
+                // a new entity starts before its first offset, whatever current-offset the caller's entity holds
                 if (insert(entity, environment)) {
-                    log.info("Registered ID pool entity {} in table {}, environment {}", entity, table, environment);
-                    return entity.toBuilder().currentOffset(entity.startOffset() - 1).build();
+                    PoolEntity registered = entity.toBuilder().currentOffset(entity.startOffset() - 1).build();
+                    log.info("Registered ID pool entity {} in table {}, environment {}", registered, table, environment);
+                    return registered;
                 }
                 // another node inserted it first: read what it stored
                 continue;
@@ -286,17 +289,24 @@ public class JdbcPoolStore implements PoolStore {
         Objects.requireNonNull(environment, "environment");
         String what = "reserve " + chunks + " chunks of ID pool entity '" + key + "'";
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            PoolReservation r = jdbc.inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
+            Reserved r = jdbc.inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
             if (r != null) {
-                return r;
+                if (r.pinned()) {
+                    log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, table, environment);
+                }
+                return r.reservation();
             }
         }
         throw new CenterUnavailableException("Could not " + what + " in table " + table + " at " + jdbc.location()
                 + " after " + MAX_ATTEMPTS + " attempts: the row kept changing between statements", null);
     }
 
+    /** A committed reservation, and whether it pinned the row to its environment. */
+    private record Reserved(PoolReservation reservation, boolean pinned) {
+    }
+
     /** One reservation transaction: the reservation, or {@code null} when its compare-and-set lost. */
-    private PoolReservation reserveOnce(JdbcRunner.Session s, String key, int chunks, PoolEnvironment environment)
+    private Reserved reserveOnce(JdbcRunner.Session s, String key, int chunks, PoolEnvironment environment)
             throws SQLException {
         Row row;
         try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE entity_key = ? FOR UPDATE")) {
@@ -344,10 +354,7 @@ public class JdbcPoolStore implements PoolStore {
                 return null;
             }
         }
-        if (pinned == null) {
-            log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, table, environment);
-        }
-        return new PoolReservation(entity, base + 1, last);
+        return new Reserved(new PoolReservation(entity, base + 1, last), pinned == null);
     }
 
     /** One row: the entity, and the environment it is pinned to ({@code null} before the first use). */

@@ -10,6 +10,7 @@ import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -113,7 +114,7 @@ public final class JdbcPoolStoreStore implements PoolStoreStore {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 if (values[i] == null) {
-                    ps.setNull(i + 1, java.sql.Types.INTEGER);
+                    ps.setNull(i + 1, Types.INTEGER);
                 } else {
                     ps.setObject(i + 1, values[i]);
                 }

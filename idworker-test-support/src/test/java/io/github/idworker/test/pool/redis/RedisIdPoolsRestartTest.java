@@ -101,7 +101,8 @@ class RedisIdPoolsRestartTest {
                         int n = 1 + ThreadLocalRandom.current().nextInt(20);
                         long begin = System.nanoTime();
                         try {
-                            takes.add(new PoolTakes.Take(node, begin, System.nanoTime(), pools.take(entity.key(), n)));
+                            long[] ids = pools.take(entity.key(), n);
+                            takes.add(new PoolTakes.Take(node, begin, System.nanoTime(), ids));
                             done++;
                         } catch (PoolEmptyException | CenterUnavailableException e) {
                             refused.incrementAndGet();
