@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -126,11 +127,12 @@ class IdPoolsConfigTest {
                     assertThat(pinned(key)).isEqualTo("0/1");
 
                     awaitLevel(pools, key, expected.thresholdLevel());
+                    assertThat(pools.checkNow(key)).as("waits for the first check to finish").isTrue();
+                    assertThat(pools.refills()).isEqualTo(1);
                     long[] ids = pools.take(key, 10);
                     assertThat(ids).hasSize(10).doesNotHaveDuplicates();
                     assertThat(ids).as("the first offsets, in order").containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
                     assertThat(pools.take(key)).isEqualTo(11);
-                    assertThat(pools.refills()).isPositive();
                 });
     }
 
@@ -293,6 +295,21 @@ class IdPoolsConfigTest {
             assertThat(analysis.getDescription()).contains("poolStore");
             assertThat(analysis.getAction()).contains("pool table").contains("idworker.pool.initialize-schema=always");
         });
+    }
+
+    @Test
+    void aTableCreatedBySpringSqlInitIsFoundWithSchemaInitializationNever() {
+        String key = leftovers.entity();
+        pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:pool-schema.sql",
+                        "idworker.pool.table=app_id_pool", "idworker.pool.initialize-schema=never")
+                .withPropertyValues(small(key))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(JdbcPoolStore.class).find(key)).isPresent();
+                });
+        leftovers.remove(url, "sa", "", "app_id_pool", "127.0.0.1", EmbeddedRedis.port(), "idworker");
     }
 
     @Test
