@@ -136,8 +136,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         volatile boolean removed;
         /** Set by the first check that found the list not behind the database; takes wait for it. */
         volatile boolean verified;
-        final AtomicLong lastLowLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
-        final AtomicLong lastEmptyLog = new AtomicLong(System.nanoTime() - MIN_LOG_GAP_NANOS * 100);
+        final AtomicLong lastLowLog = new AtomicLong(neverLogged());
+        final AtomicLong lastEmptyLog = new AtomicLong(neverLogged());
         final AtomicInteger unloggedAlarms = new AtomicInteger();
 
         Pool(PoolEntity entity) {
@@ -408,7 +408,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            log.warn("Refill check of ID pool '{}' failed: {}", pool.key, e.toString());
+            warnUnlessClosed("Refill check of ID pool '" + pool.key + "' failed", e);
         } finally {
             schedule(pool, pool.entity.checkInterval().toMillis());
         }
@@ -426,7 +426,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                     try {
                         check(pool);
                     } catch (RuntimeException e) {
-                        log.warn("Refill of ID pool '{}' after a refused take failed: {}", pool.key, e.toString());
+                        warnUnlessClosed("Refill of ID pool '" + pool.key + "' after a refused take failed", e);
                     } finally {
                         pool.checking.set(false);
                     }
@@ -452,7 +452,29 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            log.warn("Scan of the ID pool table {} failed: {}", store.description(), e.toString());
+            warnUnlessClosed("Scan of the ID pool table " + store.description() + " failed", e);
+        }
+    }
+
+    /**
+     * The time of the last alarm line of a pool that has logged none: so far back that its first alarm logs
+     * whatever the gap between lines (up to the longest check interval, an hour; 100 s back, as before, kept the
+     * first alarm of a pool checked less often than that out of the log), and near enough that the difference to
+     * now does not overflow.
+     */
+    private static long neverLogged() {
+        return System.nanoTime() - Long.MAX_VALUE / 2;
+    }
+
+    /**
+     * A background failure is worth a warning, except one caused by {@link #close()}: it interrupts the check or
+     * scan in flight, whose Redis or database call then fails, which is expected and logged at DEBUG only.
+     */
+    private void warnUnlessClosed(String what, RuntimeException e) {
+        if (closed) {
+            log.debug("{} while closing: {}", what, e.toString());
+        } else {
+            log.warn("{}: {}", what, e.toString());
         }
     }
 
@@ -498,6 +520,9 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         } catch (RuntimeException ex) {
             failure = "the refill failed: " + ex.getMessage();
             log.debug("Refill of ID pool '{}' failed", pool.key, ex);
+        }
+        if (closed) {
+            return false; // close() interrupted the refill: not an alarm
         }
         Inspect after = inspect(pool);
         if (after.level < pool.entity.thresholdLevel()) {

@@ -10,13 +10,13 @@ import java.nio.charset.StandardCharsets;
  * writes every line to whatever {@link System#err} is at that moment, so swapping the stream captures the log
  * (still passed on to the real stream). Tests of this module run one at a time in one JVM.
  */
-final class StderrLog {
+public final class StderrLog {
 
     private StderrLog() {
     }
 
     /** Runs {@code action} and returns the log lines written meanwhile. */
-    static String during(Runnable action) {
+    public static String during(Runnable action) {
         PrintStream original = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream tee = new PrintStream(new OutputStream() {

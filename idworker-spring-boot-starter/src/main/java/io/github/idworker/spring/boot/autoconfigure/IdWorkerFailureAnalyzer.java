@@ -21,6 +21,7 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     private static final String INITIALIZE_SCHEMA = "idworker.jdbc.initialize-schema";
     private static final String SEGMENT_INITIALIZE_SCHEMA = "idworker.segment.initialize-schema";
     private static final String SERIAL_INITIALIZE_SCHEMA = "idworker.serial.initialize-schema";
+    private static final String POOL_INITIALIZE_SCHEMA = "idworker.pool.initialize-schema";
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdWorkerException cause) {
@@ -61,6 +62,10 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                         + "your database (see the README), or set " + SERIAL_INITIALIZE_SCHEMA
                         + "=always to let idworker create them at startup.";
             }
+            if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
+                return "Create idworker's pool table with the DDL for your database (see the README), or set "
+                        + POOL_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
+            }
             if (config.getProperty().startsWith("@EnableIdWorker")) {
                 return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";
             }
@@ -70,6 +75,9 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             if (config.getProperty().startsWith("@EnableSerialNumbers")) {
                 return "Add the dependency named above, or use @EnableSerialNumbers(mode = SerialMode.LOCAL) for "
                         + "serial numbers kept in the database only.";
+            }
+            if (config.getProperty().equals("@EnableIdPools")) {
+                return "Add the dependency named above: ID pools live in Redis.";
             }
             return "Update your application's configuration: correct '" + config.getProperty()
                     + "' as described above (application.properties/yml, environment variables or command line).";

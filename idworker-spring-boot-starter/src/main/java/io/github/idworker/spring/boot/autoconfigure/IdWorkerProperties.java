@@ -1,6 +1,8 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.pool.IncreasingType;
+import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.serial.SerialReset;
 import io.github.idworker.snowflake.BackwardsPolicy;
 import io.github.idworker.snowflake.SnowflakeLayout;
@@ -14,7 +16,8 @@ import java.util.Map;
 /**
  * Configuration properties of the snowflake workers {@link io.github.idworker.spring.annotation.EnableIdWorker}
  * registers, of the segment generators {@link io.github.idworker.spring.annotation.EnableSegmentIdGenerators}
- * registers and of the serial numbers {@link io.github.idworker.spring.annotation.EnableSerialNumbers} registers.
+ * registers, of the serial numbers {@link io.github.idworker.spring.annotation.EnableSerialNumbers} registers and
+ * of the ID pools {@link io.github.idworker.spring.annotation.EnableIdPools} registers.
  * Values are checked when the worker or generator is built; a value idworker cannot run with safely
  * fails the startup with a message naming the property.
  */
@@ -47,6 +50,9 @@ public class IdWorkerProperties {
     /** Serial numbers: strings of a prefix, a date and a zero-padded number per named rule. */
     private final Serial serial = new Serial();
 
+    /** ID pools: per-entity pools of IDs in Redis, refilled from a durable offset in the database. */
+    private final Pool pool = new Pool();
+
     public String getNamespace() {
         return this.namespace;
     }
@@ -77,6 +83,10 @@ public class IdWorkerProperties {
 
     public Serial getSerial() {
         return this.serial;
+    }
+
+    public Pool getPool() {
+        return this.pool;
     }
 
     /** Bit layout of the ids and how the worker treats its clock. */
@@ -310,7 +320,7 @@ public class IdWorkerProperties {
         }
     }
 
-    /** When the lease tables, the segment table or the serial tables are created at startup. */
+    /** When the lease tables, the segment table, the serial tables or the pool table are created at startup. */
     public enum SchemaInitialization {
 
         /** Always create it when it is missing. */
@@ -340,7 +350,7 @@ public class IdWorkerProperties {
 
         /**
          * Prefix of the Redis keys; a namespace's keys share the hash tag "{prefix:namespace}", a Redis sequence's
-         * keys the hash tag "{prefix:segment:tag}".
+         * keys the hash tag "{prefix:segment:tag}", an ID pool's keys the hash tag "{prefix:pool:entity}".
          */
         private String keyPrefix = "idworker";
 
@@ -892,6 +902,267 @@ public class IdWorkerProperties {
 
         public void setMaxBatch(Integer maxBatch) {
             this.maxBatch = maxBatch;
+        }
+    }
+
+    /**
+     * ID pools, used with {@code @EnableIdPools}: entities registered in a pool table at startup (the table is the
+     * source of truth), IDs waiting in one Redis list per entity, refilled by every node from offsets reserved in
+     * the table. Keys share "idworker.redis.key-prefix".
+     */
+    public static class Pool {
+
+        /**
+         * Name of the pool table, optionally schema-qualified.
+         */
+        private String table = "idworker_id_pool";
+
+        /**
+         * When to create the pool table at startup if it is missing.
+         */
+        private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
+
+        /**
+         * Number of this deployment among "environments": it hands out only IDs with id mod environments =
+         * environment, so independent deployments (each with its own Redis and database) never collide. From 0 to
+         * environments - 1; an entity's row is pinned to the split that first used it.
+         */
+        private int environment = 0;
+
+        /**
+         * Number of independent deployments sharing the ID space, 1 to 1024.
+         */
+        private int environments = 1;
+
+        /**
+         * How long a refill lock lives when its owner dies before releasing it; longer than a database reservation
+         * and an append take. From 100ms to 10m.
+         */
+        private Duration lockTtl = Duration.ofSeconds(30);
+
+        /**
+         * Time between two reads of the whole pool table, which pick up entities operators inserted or deleted.
+         * From 10ms to 1h.
+         */
+        private Duration scanInterval = Duration.ofSeconds(10);
+
+        /**
+         * Most IDs one refill reserves and appends; the next check adds more. From 1 to 10000000.
+         */
+        private int maxRefill = 1000000;
+
+        /**
+         * Entities registered in the pool table at startup, by entity key (1 to 64 letters, digits, '_', '-' or
+         * '.'; write a key with a '.' in brackets, "entities[orders.v2]"). An entity the table already holds keeps
+         * the table's values; differences are logged.
+         */
+        private Map<String, PoolEntityProperties> entities = new LinkedHashMap<>();
+
+        public String getTable() {
+            return this.table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public SchemaInitialization getInitializeSchema() {
+            return this.initializeSchema;
+        }
+
+        public void setInitializeSchema(SchemaInitialization initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public int getEnvironment() {
+            return this.environment;
+        }
+
+        public void setEnvironment(int environment) {
+            this.environment = environment;
+        }
+
+        public int getEnvironments() {
+            return this.environments;
+        }
+
+        public void setEnvironments(int environments) {
+            this.environments = environments;
+        }
+
+        public Duration getLockTtl() {
+            return this.lockTtl;
+        }
+
+        public void setLockTtl(Duration lockTtl) {
+            this.lockTtl = lockTtl;
+        }
+
+        public Duration getScanInterval() {
+            return this.scanInterval;
+        }
+
+        public void setScanInterval(Duration scanInterval) {
+            this.scanInterval = scanInterval;
+        }
+
+        public int getMaxRefill() {
+            return this.maxRefill;
+        }
+
+        public void setMaxRefill(int maxRefill) {
+            this.maxRefill = maxRefill;
+        }
+
+        public Map<String, PoolEntityProperties> getEntities() {
+            return this.entities;
+        }
+
+        public void setEntities(Map<String, PoolEntityProperties> entities) {
+            this.entities = entities;
+        }
+    }
+
+    /**
+     * One ID pool entity registered at startup. The pool refills when it holds fewer than max-pool-size ×
+     * threshold-percent / 100 IDs, in whole chunks of "step" that must fit in the room above that level. Unset
+     * values take the defaults named.
+     */
+    public static class PoolEntityProperties {
+
+        /**
+         * What the IDs number, for people, at most 128 characters. Defaults to the entity key.
+         */
+        private String name;
+
+        /**
+         * How IDs follow each other: MONOTONIC (increasing in take order across all nodes) or TREND (increasing
+         * chunk by chunk, shuffled within a chunk). Defaults to MONOTONIC.
+         */
+        private IncreasingType type = IncreasingType.MONOTONIC;
+
+        /**
+         * First offset handed out; with one environment the first ID. Defaults to 1.
+         */
+        private long startOffset = PoolEntity.DEFAULT_START_OFFSET;
+
+        /**
+         * Offsets one chunk holds: the unit of a database reservation and of a TREND shuffle, 1 to 1000000.
+         * Defaults to 1000.
+         */
+        private int step = PoolEntity.DEFAULT_STEP;
+
+        /**
+         * Most IDs one take may ask for, at most "max-per-second" and "max-pool-size". Defaults to 1000.
+         */
+        private int maxPerRequest = PoolEntity.DEFAULT_MAX_PER_REQUEST;
+
+        /**
+         * Most IDs taken per second across all nodes; a take past it fails with RateLimitedException. Defaults to
+         * 5000.
+         */
+        private int maxPerSecond = PoolEntity.DEFAULT_MAX_PER_SECOND;
+
+        /**
+         * Level, in percent of "max-pool-size", below which the pool is refilled and counts as low; 1 to 99.
+         * Defaults to 80.
+         */
+        private int thresholdPercent = PoolEntity.DEFAULT_THRESHOLD_PERCENT;
+
+        /**
+         * Time between two refill checks of the pool on each node, from 10ms to 1h. Defaults to 1s.
+         */
+        private Duration checkInterval = PoolEntity.DEFAULT_CHECK_INTERVAL;
+
+        /**
+         * Most IDs the Redis list ever holds, 1 to 100000000. Defaults to 60 seconds of "max-per-second".
+         */
+        private Long maxPoolSize;
+
+        /**
+         * MONOTONIC only: up to this many offsets skipped at random after each ID, so IDs do not reveal business
+         * volume; 0 to 1000000. Defaults to 0, no gaps.
+         */
+        private int maxGap = 0;
+
+        public String getName() {
+            return this.name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
+        public IncreasingType getType() {
+            return this.type;
+        }
+
+        public void setType(IncreasingType type) {
+            this.type = type;
+        }
+
+        public long getStartOffset() {
+            return this.startOffset;
+        }
+
+        public void setStartOffset(long startOffset) {
+            this.startOffset = startOffset;
+        }
+
+        public int getStep() {
+            return this.step;
+        }
+
+        public void setStep(int step) {
+            this.step = step;
+        }
+
+        public int getMaxPerRequest() {
+            return this.maxPerRequest;
+        }
+
+        public void setMaxPerRequest(int maxPerRequest) {
+            this.maxPerRequest = maxPerRequest;
+        }
+
+        public int getMaxPerSecond() {
+            return this.maxPerSecond;
+        }
+
+        public void setMaxPerSecond(int maxPerSecond) {
+            this.maxPerSecond = maxPerSecond;
+        }
+
+        public int getThresholdPercent() {
+            return this.thresholdPercent;
+        }
+
+        public void setThresholdPercent(int thresholdPercent) {
+            this.thresholdPercent = thresholdPercent;
+        }
+
+        public Duration getCheckInterval() {
+            return this.checkInterval;
+        }
+
+        public void setCheckInterval(Duration checkInterval) {
+            this.checkInterval = checkInterval;
+        }
+
+        public Long getMaxPoolSize() {
+            return this.maxPoolSize;
+        }
+
+        public void setMaxPoolSize(Long maxPoolSize) {
+            this.maxPoolSize = maxPoolSize;
+        }
+
+        public int getMaxGap() {
+            return this.maxGap;
+        }
+
+        public void setMaxGap(int maxGap) {
+            this.maxGap = maxGap;
         }
     }
 }

@@ -2,6 +2,11 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.jdbc.JdbcTimeouts;
+import io.github.idworker.pool.IncreasingType;
+import io.github.idworker.pool.PoolEntity;
+import io.github.idworker.pool.PoolEnvironment;
+import io.github.idworker.pool.jdbc.JdbcPoolStore;
+import io.github.idworker.pool.redis.RedisPoolOptions;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
@@ -17,8 +22,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -61,7 +68,10 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.segment.redis.max-wait", "idworker.segment.redis.check-run-id",
                 "idworker.serial.table", "idworker.serial.initialize-schema", "idworker.serial.rule-refresh",
                 "idworker.serial.rules", "idworker.serial.redis.lock-ttl", "idworker.serial.redis.max-wait",
-                "idworker.serial.redis.refill-cover", "idworker.serial.redis.check-run-id");
+                "idworker.serial.redis.refill-cover", "idworker.serial.redis.check-run-id",
+                "idworker.pool.table", "idworker.pool.initialize-schema", "idworker.pool.environment",
+                "idworker.pool.environments", "idworker.pool.lock-ttl", "idworker.pool.scan-interval",
+                "idworker.pool.max-refill", "idworker.pool.entities");
     }
 
     @Test
@@ -120,6 +130,49 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(serialRedis.getRefillCover()).isEqualTo(RedisSerialOptions.DEFAULT_REFILL_COVER);
         assertThat(serialRedis.isCheckRunId()).isEqualTo(RedisSerialOptions.defaults().checkRunId());
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSerialOptions.DEFAULT_KEY_PREFIX);
+
+        IdWorkerProperties.Pool pool = properties.getPool();
+        assertThat(pool.getTable()).isEqualTo(JdbcPoolStore.DEFAULT_TABLE);
+        assertThat(pool.getInitializeSchema()).isEqualTo(serial.getInitializeSchema());
+        RedisPoolOptions poolOptions = RedisPoolOptions.defaults();
+        assertThat(new PoolEnvironment(pool.getEnvironment(), pool.getEnvironments())).isEqualTo(poolOptions.environment());
+        assertThat(pool.getLockTtl()).isEqualTo(RedisPoolOptions.DEFAULT_LOCK_TTL);
+        assertThat(pool.getScanInterval()).isEqualTo(RedisPoolOptions.DEFAULT_SCAN_INTERVAL);
+        assertThat(pool.getMaxRefill()).isEqualTo(RedisPoolOptions.DEFAULT_MAX_REFILL);
+        assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisPoolOptions.DEFAULT_KEY_PREFIX);
+        IdWorkerProperties.PoolEntityProperties entity = new IdWorkerProperties.PoolEntityProperties();
+        assertThat(entity.getType()).isEqualTo(IncreasingType.MONOTONIC);
+        assertThat(entity.getStartOffset()).isEqualTo(PoolEntity.DEFAULT_START_OFFSET);
+        assertThat(entity.getStep()).isEqualTo(PoolEntity.DEFAULT_STEP);
+        assertThat(entity.getMaxPerRequest()).isEqualTo(PoolEntity.DEFAULT_MAX_PER_REQUEST);
+        assertThat(entity.getMaxPerSecond()).isEqualTo(PoolEntity.DEFAULT_MAX_PER_SECOND);
+        assertThat(entity.getThresholdPercent()).isEqualTo(PoolEntity.DEFAULT_THRESHOLD_PERCENT);
+        assertThat(entity.getCheckInterval()).isEqualTo(PoolEntity.DEFAULT_CHECK_INTERVAL);
+        assertThat(entity.getMaxPoolSize()).as("60 × max-per-second, left to the core").isNull();
+        assertThat(entity.getMaxGap()).isZero();
+        // an entity of nothing but defaults is the core's default entity
+        assertThat(IdPoolsConfig.entity("users", entity)).isEqualTo(PoolEntity.builder("users").build());
+    }
+
+    /**
+     * An entity's fields sit in a map's values, where the metadata format has no place for hints; {@code type} is
+     * typed {@link IncreasingType} so IDEs offer its values, and each binds in lower case too; durations bind in
+     * Boot's units.
+     */
+    @Test
+    void everyPoolEntityFieldBinds() {
+        for (IncreasingType type : IncreasingType.values()) {
+            String p = "idworker.pool.entities.users.";
+            Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(p + "type",
+                    type.name().toLowerCase(Locale.ROOT), p + "check-interval", "250ms",
+                    p + "max-pool-size", "8000", p + "name", "User IDs")));
+            IdWorkerProperties.PoolEntityProperties users = binder.bind("idworker", IdWorkerProperties.class).get()
+                    .getPool().getEntities().get("users");
+            assertThat(users.getType()).isEqualTo(type);
+            assertThat(users.getCheckInterval()).isEqualTo(Duration.ofMillis(250));
+            assertThat(users.getMaxPoolSize()).isEqualTo(8000L);
+            assertThat(users.getName()).isEqualTo("User IDs");
+        }
     }
 
     /**
@@ -138,7 +191,7 @@ class IdWorkerPropertiesMetadataTest {
 
     /** The metadata states the same defaults, so an IDE shows what the starter really does. */
     @Test
-    void generatedDefaultsOfTheSegmentAndSerialPropertiesAreStated() throws Exception {
+    void generatedDefaultsOfTheSegmentSerialAndPoolPropertiesAreStated() throws Exception {
         JsonNode generated = read("META-INF/spring-configuration-metadata.json");
         Map<String, String> defaults = new HashMap<>();
         for (JsonNode property : generated.get("properties")) {
@@ -162,6 +215,13 @@ class IdWorkerPropertiesMetadataTest {
                 .containsEntry("idworker.serial.redis.lock-ttl", "10s")
                 .containsEntry("idworker.serial.redis.max-wait", "3s")
                 .containsEntry("idworker.serial.redis.refill-cover", "5m")
-                .containsEntry("idworker.serial.redis.check-run-id", "true");
+                .containsEntry("idworker.serial.redis.check-run-id", "true")
+                .containsEntry("idworker.pool.table", "idworker_id_pool")
+                .containsEntry("idworker.pool.initialize-schema", "embedded")
+                .containsEntry("idworker.pool.environment", "0")
+                .containsEntry("idworker.pool.environments", "1")
+                .containsEntry("idworker.pool.lock-ttl", "30s")
+                .containsEntry("idworker.pool.scan-interval", "10s")
+                .containsEntry("idworker.pool.max-refill", "1000000");
     }
 }

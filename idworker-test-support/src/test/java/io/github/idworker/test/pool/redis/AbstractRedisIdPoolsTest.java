@@ -10,6 +10,7 @@ import io.github.idworker.pool.RateLimitedException;
 import io.github.idworker.pool.UnknownPoolEntityException;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.test.redis.StderrLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -303,13 +304,16 @@ abstract class AbstractRedisIdPoolsTest {
         List<String> before = harness.admin().lrange(PoolRedisHarness.listKey(entity.key()), 0, -1);
         assertThat(before).hasSize(500);
 
-        assertThatThrownBy(() -> node.take(entity.key(), 501))
+        String log = StderrLog.during(() -> assertThatThrownBy(() -> node.take(entity.key(), 501))
                 .isInstanceOfSatisfying(PoolEmptyException.class, e -> {
                     assertThat(e.getEntity()).isEqualTo(entity.key());
                     assertThat(e.getLevel()).isEqualTo(500);
                     assertThat(e.getRequested()).isEqualTo(501);
                 })
-                .hasMessageContaining(entity.key()).hasMessageContaining("500").hasMessageContaining("501");
+                .hasMessageContaining(entity.key()).hasMessageContaining("500").hasMessageContaining("501"));
+        // the pool's first alarm is logged at once, though its check interval (the gap between lines) is an hour
+        assertThat(log).contains("WARN").contains("ID pool '" + entity.key() + "' is empty: level 500")
+                .contains("501 asked for");
         // nothing was removed: the head is where it was (a refill may have appended behind it meanwhile)
         List<String> after = harness.admin().lrange(PoolRedisHarness.listKey(entity.key()), 0, 499);
         assertThat(after).isEqualTo(before);
