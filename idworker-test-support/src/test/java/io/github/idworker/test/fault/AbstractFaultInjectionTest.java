@@ -228,7 +228,8 @@ public abstract class AbstractFaultInjectionTest {
         String still = frozen.lastStatus();
         assertThat(WorkerProcess.field(still, "issued")).as("issued while fenced").isEqualTo(issuedWhenFenced);
         assertThat(WorkerProcess.field(still, "fenceTrips")).isPositive();
-        assertThat(frozen.lines().subList(linesBeforeThaw, frozen.lines().size()))
+        List<String> sinceThaw = frozen.lines();
+        assertThat(sinceThaw.subList(linesBeforeThaw, sinceThaw.size()))
                 .noneMatch(l -> l.startsWith("LEASE"));
 
         // free a slot: the frozen process borrows it and only then issues again

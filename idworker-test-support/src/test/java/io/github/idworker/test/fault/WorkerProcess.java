@@ -62,8 +62,12 @@ final class WorkerProcess {
         return process.pid();
     }
 
+    /**
+     * The lines read so far, as a copy: the reader thread keeps appending, and a view of the live list (a subList
+     * taken while a line arrives) throws ConcurrentModificationException.
+     */
     List<String> lines() {
-        return lines;
+        return List.copyOf(lines);
     }
 
     void send(String command) throws IOException {
@@ -169,7 +173,8 @@ final class WorkerProcess {
     }
 
     String tail() {
-        int n = lines.size();
-        return String.join("\n", lines.subList(Math.max(0, n - 15), n));
+        List<String> all = lines();
+        int n = all.size();
+        return String.join("\n", all.subList(Math.max(0, n - 15), n));
     }
 }
