@@ -18,6 +18,7 @@ import io.github.idworker.pool.RateLimitedException;
 import io.github.idworker.pool.UnknownPoolEntityException;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
+import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.ScriptReplies;
 
 import org.slf4j.Logger;
@@ -28,12 +29,15 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -100,8 +104,6 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     private static final LuaScript TAKE = LuaScript.load(RedisIdPools.class, "pool-take");
     private static final LuaScript INSPECT = LuaScript.load(RedisIdPools.class, "pool-inspect");
     private static final LuaScript APPEND = LuaScript.load(RedisIdPools.class, "pool-append");
-    private static final LuaScript LOCK = LuaScript.load(RedisIdPools.class, "pool-lock");
-    private static final LuaScript UNLOCK = LuaScript.load(RedisIdPools.class, "pool-unlock");
     /** IDs of one append call: big enough to amortise the round trip, small enough not to stall Redis. */
     static final int APPEND_SLICE = 10_000;
     /** How long an unknown entity key is remembered, so a caller repeating it does not query the table each time. */
@@ -112,6 +114,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     private final PoolStore store;
     private final RedisPoolOptions options;
     private final PoolEnvironment environment;
+    /** {@code e/E}, as the scripts compare and stamp it; built once, since every take sends it. */
+    private final String environmentText;
     private final ScheduledThreadPoolExecutor scheduler;
     private final Map<String, Pool> pools = new ConcurrentHashMap<>();
     private final Map<String, Long> unknownUntil = new ConcurrentHashMap<>();
@@ -164,6 +168,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         this.store = Objects.requireNonNull(store, "store");
         this.options = Objects.requireNonNull(options, "options");
         this.environment = options.environment();
+        this.environmentText = environment.toString();
         AtomicInteger n = new AtomicInteger();
         this.scheduler = new ScheduledThreadPoolExecutor(2, r -> {
             Thread t = new Thread(r, "idworker-pool-refill-" + n.incrementAndGet());
@@ -212,7 +217,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
         List<Object> reply = executor.execute(TAKE, pool.takeKeys,
-                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environment.toString()));
+                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText));
         String status = ScriptReplies.text(reply, 0, pool.context);
         switch (status) {
             case "OK" -> {
@@ -297,16 +302,12 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         RuntimeException last = null;
         while (!pool.verified) {
             // one thread checks; the others wait for its outcome instead of queueing checks of their own
-            if (pool.checking.compareAndSet(false, true)) {
-                try {
-                    check(pool);
-                } catch (IdWorkerConfigurationException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    last = e;
-                } finally {
-                    pool.checking.set(false);
-                }
+            try {
+                checkUnlessChecking(pool);
+            } catch (IdWorkerConfigurationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                last = e;
             }
             if (pool.verified) {
                 return;
@@ -398,15 +399,23 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         }
     }
 
+    /**
+     * Runs one check unless another thread of this node is checking the pool (checks of one pool never overlap
+     * here; across nodes the refill lock keeps them apart).
+     */
+    private void checkUnlessChecking(Pool pool) {
+        if (pool.checking.compareAndSet(false, true)) {
+            try {
+                check(pool);
+            } finally {
+                pool.checking.set(false);
+            }
+        }
+    }
+
     private void periodicCheck(Pool pool) {
         try {
-            if (pool.checking.compareAndSet(false, true)) {
-                try {
-                    check(pool);
-                } finally {
-                    pool.checking.set(false);
-                }
-            }
+            checkUnlessChecking(pool);
         } catch (RuntimeException e) {
             warnUnlessClosed("Refill check of ID pool '" + pool.key + "' failed", e);
         } finally {
@@ -422,14 +431,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         try {
             scheduler.execute(() -> {
                 pool.kickQueued.set(false);
-                if (pool.checking.compareAndSet(false, true)) {
-                    try {
-                        check(pool);
-                    } catch (RuntimeException e) {
-                        warnUnlessClosed("Refill of ID pool '" + pool.key + "' after a refused take failed", e);
-                    } finally {
-                        pool.checking.set(false);
-                    }
+                try {
+                    checkUnlessChecking(pool);
+                } catch (RuntimeException e) {
+                    warnUnlessClosed("Refill of ID pool '" + pool.key + "' after a refused take failed", e);
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -440,14 +445,14 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     private void scanQuietly() {
         try {
             List<PoolEntity> all = store.findAll();
-            Map<String, PoolEntity> byKey = new ConcurrentHashMap<>();
+            Set<String> keys = new HashSet<>();
             for (PoolEntity e : all) {
-                byKey.put(e.key(), e);
+                keys.add(e.key());
                 unknownUntil.remove(e.key());
                 track(e);
             }
             for (Pool pool : pools.values()) {
-                if (!byKey.containsKey(pool.key)) {
+                if (!keys.contains(pool.key)) {
                     forget(pool, "its row is gone from " + store.description());
                 }
             }
@@ -538,32 +543,36 @@ public class RedisIdPools implements IdPools, AutoCloseable {
      * lock: the tail holds the highest IDs, so the cut is a gap; nothing happens when another node holds the lock.
      */
     private void trim(Pool pool, PoolEntity e) {
-        String token = UUID.randomUUID().toString();
-        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
-                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
-        if (locked != 1) {
-            return;
-        }
-        try {
+        underLock(pool, false, token -> {
             int chunk = e.type() == IncreasingType.TREND ? e.step() : 1;
             List<Object> reply = executor.execute(APPEND, pool.appendKeys, List.of(token, "TRIM",
-                    Long.toString(e.maxPoolSize()), Integer.toString(chunk), "0", environment.toString()));
+                    Long.toString(e.maxPoolSize()), Integer.toString(chunk), "0", environmentText));
             log.info("ID pool '{}' held more than its max-pool-size {}: its tail was cut ({}), a gap", pool.key,
                     e.maxPoolSize(), ScriptReplies.describe(reply));
+            return true;
+        });
+    }
+
+    /**
+     * Runs {@code work} holding the pool's refill lock ({@link RefillLock}), releasing it afterwards.
+     *
+     * @return what {@code work} returned, or {@code whenHeld} when another node holds the lock
+     */
+    private boolean underLock(Pool pool, boolean whenHeld, Function<String, Boolean> work) {
+        String token = RefillLock.tryAcquire(executor, pool.lockKeys, options.lockTtl(), pool.context);
+        if (token == null) {
+            return whenHeld;
+        }
+        try {
+            return work.apply(token);
         } finally {
-            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
+            RefillLock.release(executor, pool.lockKeys, token, pool.context);
         }
     }
 
     /** The refill under the lock; false when another node holds the lock. */
     private boolean refill(Pool pool, PoolEntity settings) {
-        String token = UUID.randomUUID().toString();
-        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
-                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
-        if (locked != 1) {
-            return false;
-        }
-        try {
+        return underLock(pool, false, token -> {
             Inspect s = inspect(pool);
             boolean seeded = s.state.equals("OK");
             if (seeded && s.level >= settings.thresholdLevel()) {
@@ -582,9 +591,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             }
             append(pool, token, r);
             return true;
-        } finally {
-            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
-        }
+        });
     }
 
     /**
@@ -596,11 +603,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
      * @return false when the lock was lost meanwhile
      */
     private boolean seed(Pool pool, String token, PoolReservation r) {
-        long below = r.firstOffset() - 1;
-        String hw = below < 0 ? "-1" : Long.toString(environment.id(below));
+        String hw = idText(r.firstOffset() - 1);
         for (int attempt = 0; attempt < 2; attempt++) {
             List<Object> reply = executor.execute(APPEND, pool.appendKeys,
-                    List.of(token, "SEED", "0", hw, hw, environment.toString()));
+                    List.of(token, "SEED", "0", hw, hw, environmentText));
             String status = ScriptReplies.text(reply, 0, pool.context);
             if (status.equals("OK")) {
                 log.info("ID pool '{}' in Redis had no high-water (new, or Redis lost it): seeded at {}, right below "
@@ -633,7 +639,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             args.add(maxSize);
             args.add(null);
             args.add(null);
-            args.add(environment.toString());
+            args.add(environmentText);
             for (int i = from; i < to; i++) {
                 lowest = Math.min(lowest, ids[i]);
                 highest = Math.max(highest, ids[i]);
@@ -699,7 +705,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                     break;
                 }
             }
-            return java.util.Arrays.copyOf(out, n);
+            return Arrays.copyOf(out, n);
         }
         long[] out = new long[(int) size];
         for (int i = 0; i < out.length; i++) {
@@ -740,8 +746,12 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         if (!s.state.equals("OK") || s.hw.isEmpty() || currentOffset < 0) {
             return false; // an unseeded pool is empty or dropped before anything is appended
         }
-        long expected = environment.id(Math.min(currentOffset, environment.maxOffset()));
-        return s.hw.equals("-1") || Long.parseLong(s.hw) < expected;
+        return s.hw.equals("-1") || Long.parseLong(s.hw) < Long.parseLong(idText(currentOffset));
+    }
+
+    /** The ID of {@code offset} as the scripts compare it; {@code -1} (below every ID) before any offset. */
+    private String idText(long offset) {
+        return offset < 0 ? "-1" : Long.toString(environment.id(Math.min(offset, environment.maxOffset())));
     }
 
     /**
@@ -751,13 +761,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
      * @return false when another node holds the lock (the pool stays unverified until a later check)
      */
     private boolean reconcile(Pool pool) {
-        String token = UUID.randomUUID().toString();
-        long locked = ScriptReplies.number(executor.execute(LOCK, pool.lockKeys,
-                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, pool.context);
-        if (locked != 1) {
-            return false;
-        }
-        try {
+        return underLock(pool, false, token -> {
             // the row after the lock: no refill of this pool is in flight now, stalled ones cannot append
             PoolEntity row = store.find(pool.key).orElseThrow(
                     () -> new UnknownPoolEntityException(pool.key, store.description()));
@@ -765,9 +769,9 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             if (!behind(s, row.currentOffset())) {
                 return true;
             }
-            String hw = Long.toString(environment.id(Math.min(row.currentOffset(), environment.maxOffset())));
+            String hw = idText(row.currentOffset());
             List<Object> reply = executor.execute(APPEND, pool.appendKeys,
-                    List.of(token, "DROP", "0", hw, hw, environment.toString()));
+                    List.of(token, "DROP", "0", hw, hw, environmentText));
             String status = ScriptReplies.text(reply, 0, pool.context);
             if (status.equals("ENV")) {
                 throw environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context));
@@ -782,9 +786,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                     + "dropped, a gap; refills continue above the database's offset", pool.key, s.hw,
                     row.currentOffset(), hw, s.level);
             return true;
-        } finally {
-            executor.execute(UNLOCK, pool.lockKeys, List.of(token));
-        }
+        });
     }
 
     private void alarm(Pool pool, PoolAlarm.Kind kind, long level, int requested, long rate, String reason) {

@@ -5,6 +5,7 @@ import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 import io.github.idworker.segment.Segment;
@@ -43,7 +44,7 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code n} and returns {@code [first, last]} — one round trip. Otherwise it answers {@code MISSING} (no
  *       range, or one installed by another Redis process: a restart or failover may have rewound {@code v_l}) or
  *       {@code EXHAUSTED}. Those codes only drive the refill; they never reach a caller as a number.</li>
- *   <li>Refill: take the lock with {@code SET lock token NX PX lockTtl} ({@code segment-lock.lua}). Whoever fails
+ *   <li>Refill: take the lock with {@code SET lock token NX PX lockTtl} ({@code lock-acquire.lua}, shared by every Redis store). Whoever fails
  *       to get it polls step 1 (1 ms, backing off to 10 ms) until another node's refill lands, at most
  *       {@code maxWait} in all, then gets {@link SegmentRefillTimeoutException}.</li>
  *   <li>Holding the lock, call step 1 again (check again: another node may just have refilled, and the call
@@ -53,7 +54,7 @@ import java.util.concurrent.locks.LockSupport;
  *       still holds the lock and only when it lies above the current {@code v_h}. A lock that expired during a
  *       slow allocation makes the range a gap; a range below {@code v_h} means the database went back
  *       ({@link StaleSegmentException}). Either way the range is never used.</li>
- *   <li>Release the lock by compare-and-delete ({@code segment-unlock.lua}) and go back to step 1.</li>
+ *   <li>Release the lock by compare-and-delete ({@code lock-release.lua}) and go back to step 1.</li>
  * </ol>
  *
  * <p>Why numbers keep increasing, also after Redis loses its data: a range is installed only by the holder of a
@@ -76,8 +77,8 @@ public class RedisSegmentIdGenerator implements IdGenerator {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSegmentIdGenerator.class);
     private static final LuaScript NEXT = LuaScript.load(RedisSegmentIdGenerator.class, "segment-next");
-    private static final LuaScript LOCK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-lock");
-    private static final LuaScript UNLOCK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-unlock");
+    private static final LuaScript LOCK = RefillLock.ACQUIRE;
+    private static final LuaScript UNLOCK = RefillLock.RELEASE;
     private static final LuaScript INSTALL = LuaScript.load(RedisSegmentIdGenerator.class, "segment-install");
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);

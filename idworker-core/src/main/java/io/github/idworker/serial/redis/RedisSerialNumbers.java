@@ -3,6 +3,7 @@ package io.github.idworker.serial.redis;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.LuaScript;
+import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 import io.github.idworker.serial.SerialExhaustedException;
@@ -95,8 +96,8 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisSerialNumbers.class);
     private static final LuaScript TAKE = LuaScript.load(RedisSerialNumbers.class, "serial-take");
     private static final LuaScript INSPECT = LuaScript.load(RedisSerialNumbers.class, "serial-inspect");
-    private static final LuaScript LOCK = LuaScript.load(RedisSerialNumbers.class, "serial-lock");
-    private static final LuaScript UNLOCK = LuaScript.load(RedisSerialNumbers.class, "serial-unlock");
+    private static final LuaScript LOCK = RefillLock.ACQUIRE;
+    private static final LuaScript UNLOCK = RefillLock.RELEASE;
     private static final LuaScript INSTALL = LuaScript.load(RedisSerialNumbers.class, "serial-install");
 
     /** Length of one demand bucket. */
