@@ -1,5 +1,6 @@
 package io.github.idworker.signing;
 
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -80,38 +81,8 @@ public final class CanonicalRequest {
         return sb.toString();
     }
 
+    /** Percent-decoding as UTF-8 in which {@code +} stays a plus (the form decoding of URLDecoder would not). */
     private static String decode(String text) {
-        if (text.indexOf('%') < 0) {
-            return text;
-        }
-        byte[] out = new byte[text.length()];
-        int n = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= text.length()) {
-                    throw new IllegalArgumentException("malformed percent-escape at the end of the query");
-                }
-                int hi = Character.digit(text.charAt(i + 1), 16);
-                int lo = Character.digit(text.charAt(i + 2), 16);
-                if (hi < 0 || lo < 0) {
-                    throw new IllegalArgumentException("malformed percent-escape in the query");
-                }
-                out[n++] = (byte) (hi << 4 | lo);
-                i += 2;
-            } else {
-                byte[] bytes = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                if (Character.isHighSurrogate(c) && i + 1 < text.length()) {
-                    bytes = text.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
-                    i++;
-                }
-                if (n + bytes.length > out.length) {
-                    out = java.util.Arrays.copyOf(out, out.length * 2 + bytes.length);
-                }
-                System.arraycopy(bytes, 0, out, n, bytes.length);
-                n += bytes.length;
-            }
-        }
-        return new String(out, 0, n, StandardCharsets.UTF_8);
+        return text.indexOf('%') < 0 ? text : URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 }

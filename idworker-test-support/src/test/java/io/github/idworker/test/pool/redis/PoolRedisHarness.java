@@ -3,7 +3,6 @@ package io.github.idworker.test.pool.redis;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.pool.PoolEntity;
-import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.pool.redis.RedisPoolOptions;
@@ -170,10 +169,5 @@ final class PoolRedisHarness implements AutoCloseable {
             admin.close();
             dataSource.close();
         }
-    }
-
-    /** The single environment, for nodes that do not split the ID space. */
-    static PoolEnvironment single() {
-        return PoolEnvironment.SINGLE;
     }
 }
