@@ -19,13 +19,15 @@ import java.util.function.LongSupplier;
  * <p>Steps of {@link #verify}:
  * <ol>
  *   <li>each of the four headers present and non-blank, else {@link Outcome#MISSING_HEADER};</li>
- *   <li>the timestamp a decimal number within {@code ± window} of now, else {@link Outcome#EXPIRED};</li>
+ *   <li>the timestamp a plain decimal number (no sign, no leading zero) within {@code ± window} of now, else
+ *       {@link Outcome#EXPIRED};</li>
  *   <li>the nonce 16 to 64 characters of {@code [A-Za-z0-9_-]}, else {@link Outcome#BAD_NONCE};</li>
  *   <li>the query canonicalisable, else {@link Outcome#BAD_SIGNATURE};</li>
  *   <li>the secrets of the key looked up; an unknown or disabled key is compared against a dummy secret, so it
  *       takes as long and ends as {@link Outcome#BAD_SIGNATURE} alike;</li>
- *   <li>the signature decoded and compared with every secret's HMAC by {@link MessageDigest#isEqual}, each
- *       comparison done, else {@link Outcome#BAD_SIGNATURE}.</li>
+ *   <li>the signature decoded and compared by {@link MessageDigest#isEqual} with the HMAC under each of two
+ *       secrets — the key's current and previous ones, dummies where it has fewer — every comparison done, so the
+ *       time taken is the same for every key; else {@link Outcome#BAD_SIGNATURE}.</li>
  * </ol>
  */
 public final class SignatureVerifier {
@@ -36,6 +38,9 @@ public final class SignatureVerifier {
     /** Why a request was refused, or that it passed. */
     public enum Outcome { VALID, MISSING_HEADER, EXPIRED, BAD_NONCE, BAD_SIGNATURE }
 
+    /** Secrets a key has at most: the current one and, during a rotation, the previous one. */
+    private static final int MAX_SECRETS = 2;
+    private static final java.util.regex.Pattern PLAIN_DECIMAL = java.util.regex.Pattern.compile("0|[1-9][0-9]{0,18}");
     private static final byte[] DUMMY_SECRET = "idworker-no-such-application-key".getBytes(StandardCharsets.UTF_8);
 
     private final Function<String, List<String>> secrets;
@@ -68,13 +73,20 @@ public final class SignatureVerifier {
         if (blank(appKey) || blank(timestamp) || blank(nonce) || blank(signature)) {
             return Outcome.MISSING_HEADER;
         }
+        // plain decimal only (no sign, no leading zeros): the canonical text holds the number re-rendered, which
+        // then equals the header as sent — what a client in any language signs
+        if (!PLAIN_DECIMAL.matcher(timestamp.trim()).matches()) {
+            return Outcome.EXPIRED;
+        }
         long at;
         try {
             at = Long.parseLong(timestamp.trim());
         } catch (NumberFormatException e) {
             return Outcome.EXPIRED;
         }
-        if (Math.abs(clock.getAsLong() - at) > windowMillis) {
+        long distance = clock.getAsLong() - at;
+        // both ways, not Math.abs: the difference overflows to Long.MIN_VALUE at 2^63 ms, whose absolute value is negative
+        if (distance > windowMillis || distance < -windowMillis) {
             return Outcome.EXPIRED;
         }
         if (!validNonce(nonce)) {
@@ -94,14 +106,14 @@ public final class SignatureVerifier {
         }
         List<String> current = secrets.apply(appKey);
         boolean match = false;
-        if (current == null || current.isEmpty()) {
-            // the same work as for a known key, so timing does not tell whether the key exists
-            MessageDigest.isEqual(given, RequestSigner.hmac(DUMMY_SECRET, canonical));
-        } else {
-            for (String secret : current) {
-                match |= MessageDigest.isEqual(given, RequestSigner.hmac(secret.getBytes(StandardCharsets.UTF_8),
-                        canonical));
-            }
+        // always at least MAX_SECRETS comparisons, dummies filling in: timing tells neither whether the key exists nor
+        // whether it is rotating
+        int comparisons = Math.max(MAX_SECRETS, current == null ? 0 : current.size());
+        for (int i = 0; i < comparisons; i++) {
+            boolean real = current != null && i < current.size();
+            byte[] key = real ? current.get(i).getBytes(StandardCharsets.UTF_8) : DUMMY_SECRET;
+            boolean equal = MessageDigest.isEqual(given, RequestSigner.hmac(key, canonical));
+            match |= real && equal;
         }
         return match ? Outcome.VALID : Outcome.BAD_SIGNATURE;
     }

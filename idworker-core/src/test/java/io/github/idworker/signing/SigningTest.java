@@ -35,6 +35,16 @@ class SigningTest {
                 .containsEntry(RequestSigner.NONCE, NONCE);
     }
 
+    /** {@code NOW - (NOW + Long.MIN_VALUE)} overflows to {@code Long.MIN_VALUE}, whose {@code Math.abs} is negative. */
+    @Test
+    void aTimestampWhoseDistanceFromNowOverflowsIsExpired() {
+        for (long at : new long[] {NOW + Long.MIN_VALUE, Long.MIN_VALUE, Long.MAX_VALUE}) {
+            Map<String, String> h = signer.sign("GET", "/pools/user/ids", "count=3", at, NONCE);
+            assertThat(verifier.verify("GET", "/pools/user/ids", "count=3", headers(h))).as("timestamp %s", at)
+                    .isEqualTo(SignatureVerifier.Outcome.EXPIRED);
+        }
+    }
+
     @Test
     void theCanonicalQueryIgnoresOrderAndEncodingButNotContent() {
         assertThat(CanonicalRequest.query("b=2&a=1")).isEqualTo("a=1&b=2");
@@ -90,6 +100,13 @@ class SigningTest {
         Map<String, String> h = new HashMap<>(signer.sign("GET", "/p", "", NOW, NONCE));
         h.put(RequestSigner.TIMESTAMP, "soon");
         assertThat(verifier.verify("GET", "/p", "", headers(h))).isEqualTo(SignatureVerifier.Outcome.EXPIRED);
+        // the signed text holds the timestamp as the server renders it: only that form is accepted, so a client in
+        // any language that signs the header as sent gets the same text
+        for (String form : List.of("+" + NOW, "0" + NOW, " " + NOW + "x", "-0", NOW + ".0")) {
+            h.put(RequestSigner.TIMESTAMP, form);
+            assertThat(verifier.verify("GET", "/p", "", headers(h))).as("timestamp '%s'", form)
+                    .isEqualTo(SignatureVerifier.Outcome.EXPIRED);
+        }
         for (String nonce : List.of("short", "x".repeat(65), "abcdefghijklmnop 12")) {
             Map<String, String> n = signer.sign("GET", "/p", "", NOW, nonce);
             assertThat(verifier.verify("GET", "/p", "", headers(n))).as(nonce).isEqualTo(SignatureVerifier.Outcome.BAD_NONCE);

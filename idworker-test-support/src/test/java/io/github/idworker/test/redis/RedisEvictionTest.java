@@ -5,6 +5,7 @@ import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.test.ManualClock;
+import io.github.idworker.test.StderrLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -10,7 +10,7 @@ import io.github.idworker.pool.RateLimitedException;
 import io.github.idworker.pool.UnknownPoolEntityException;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.redis.RedisScriptExecutor;
-import io.github.idworker.test.redis.StderrLog;
+import io.github.idworker.test.StderrLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

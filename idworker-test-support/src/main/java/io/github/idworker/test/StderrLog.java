@@ -1,4 +1,4 @@
-package io.github.idworker.test.redis;
+package io.github.idworker.test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -6,9 +6,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * What the test classpath's slf4j-simple logs while a piece of code runs. slf4j-simple has no appenders; it
- * writes every line to whatever {@link System#err} is at that moment, so swapping the stream captures the log
- * (still passed on to the real stream). Tests of this module run one at a time in one JVM.
+ * What a logger that writes to the console logs while a piece of code runs. slf4j-simple (this module's test
+ * logger) has no appenders; it writes every line to whatever {@link System#err} is at that moment, as logback's
+ * console appender does, so swapping the stream captures the log (still passed on to the real stream). Every
+ * thread's lines are caught meanwhile; tests that use it run one at a time in one JVM.
  */
 public final class StderrLog {
 

@@ -1,0 +1,101 @@
+package io.github.idworker.service;
+
+import io.github.idworker.signing.RequestSigner;
+import io.github.idworker.signing.SignatureVerifier;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * Decides whether a signed call to the ID service may take {@code count} IDs of an entity, before anything is
+ * taken. Guarantees: a call passes only when its signature is valid under a current secret of an enabled
+ * application, its timestamp is within the window, its nonce was never seen by any instance sharing the
+ * {@link RequestGate} while the timestamp could still pass, the application may take from the entity, and its own
+ * rate allows {@code count} more IDs. Refusals are typed and say nothing about whether a key exists.
+ *
+ * <p>Steps of {@link #authenticate}:
+ * <ol>
+ *   <li>{@link SignatureVerifier}: headers present, timestamp within {@code ± window}, nonce well-formed,
+ *       signature compared in constant time against the key's secrets (a dummy one for an unknown or disabled
+ *       key) — else {@link UnauthorizedException} with the rule that failed;</li>
+ *   <li>one atomic {@link RequestGate#admit} call: record the nonce until the timestamp can no longer pass on
+ *       any instance ({@code timestamp + window − now}, plus {@code clockTolerance} for instances whose clocks
+ *       differ) — a nonce seen before is {@link UnauthorizedException.Reason#REPLAY}; then the entity must be one
+ *       the application may take from ({@link EntityForbiddenException}); then its own rate
+ *       ({@link AppRateLimitedException}).</li>
+ * </ol>
+ * Refusing a replay before a forbidden entity means a replayed call learns nothing new.
+ */
+public class RequestAuthenticator {
+
+    /** How far the clocks of two instances may differ without opening a replay window. */
+    public static final Duration DEFAULT_CLOCK_TOLERANCE = Duration.ofMinutes(1);
+
+    private final ServiceApps apps;
+    private final RequestGate gate;
+    private final SignatureVerifier verifier;
+    private final long windowMillis;
+    private final long toleranceMillis;
+    private final LongSupplier clock;
+
+    public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window) {
+        this(apps, gate, window, DEFAULT_CLOCK_TOLERANCE, System::currentTimeMillis);
+    }
+
+    /**
+     * @param window how far a call's timestamp may be from this server's clock, either way
+     * @param clockTolerance added to the time a nonce is kept, for instances whose clocks differ by up to this
+     * @param clock this server's clock, epoch milliseconds
+     */
+    public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window, Duration clockTolerance,
+                                LongSupplier clock) {
+        this.apps = Objects.requireNonNull(apps, "apps");
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.verifier = new SignatureVerifier(apps::secrets, window, clock);
+        this.windowMillis = window.toMillis();
+        if (clockTolerance == null || clockTolerance.isNegative()) {
+            throw new IllegalArgumentException("clockTolerance must not be negative, was " + clockTolerance);
+        }
+        this.toleranceMillis = clockTolerance.toMillis();
+        this.clock = clock;
+    }
+
+    /**
+     * @param header the request's header of a name, looked up case-insensitively by the caller; null when absent
+     * @return the authenticated application
+     * @throws UnauthorizedException when the call cannot be authenticated or is a replay
+     * @throws EntityForbiddenException when the application may not take from {@code entity}
+     * @throws AppRateLimitedException when {@code count} more IDs would pass the application's own limit
+     */
+    public ServiceApp authenticate(String method, String path, String rawQuery, Function<String, String> header,
+                                   String entity, int count) {
+        SignatureVerifier.Outcome outcome = verifier.verify(method, path, rawQuery, header);
+        switch (outcome) {
+            case VALID -> { }
+            case MISSING_HEADER -> throw new UnauthorizedException(UnauthorizedException.Reason.MISSING_HEADER);
+            case EXPIRED -> throw new UnauthorizedException(UnauthorizedException.Reason.TIMESTAMP);
+            case BAD_NONCE -> throw new UnauthorizedException(UnauthorizedException.Reason.NONCE);
+            default -> throw new UnauthorizedException(UnauthorizedException.Reason.SIGNATURE);
+        }
+        String appKey = header.apply(RequestSigner.APP_KEY);
+        ServiceApp app = apps.find(appKey).orElse(null);
+        if (app == null || !app.enabled()) {
+            // disabled or deleted between the signature check and here: the same answer as an unknown key
+            throw new UnauthorizedException(UnauthorizedException.Reason.SIGNATURE);
+        }
+        long timestamp = Long.parseLong(header.apply(RequestSigner.TIMESTAMP).trim());
+        long keepMillis = Math.max(1, timestamp + windowMillis - clock.getAsLong()) + toleranceMillis;
+        String nonce = header.apply(RequestSigner.NONCE);
+        RequestGate.Admission admission = gate.admit(app.appKey(), nonce, Duration.ofMillis(keepMillis),
+                app.allows(entity), count, app.maxPerSecond());
+        return switch (admission.decision()) {
+            case ADMITTED -> app;
+            case REPLAY -> throw new UnauthorizedException(UnauthorizedException.Reason.REPLAY);
+            case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), entity);
+            case RATE_LIMITED -> throw new AppRateLimitedException(app.appKey(), count, app.maxPerSecond(),
+                    admission.retryAfter());
+        };
+    }
+}
