@@ -1,13 +1,24 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolRequestTooLargeException;
+import io.github.idworker.pool.RateLimitedException;
+import io.github.idworker.pool.UnknownPoolEntityException;
+import io.github.idworker.service.AppRateLimitedException;
+import io.github.idworker.service.EntityForbiddenException;
+import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.UnknownSerialRuleException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import java.time.Duration;
 
 /**
  * Turns errors into RFC 9457 problem documents ({@code application/problem+json}): a bad parameter is a 400 whose
@@ -16,6 +27,13 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * centre, the segment store or the serial stores are down, a refill timed out) is a 503, and so is
  * {@code /ids/sequence} on an instance without Redis. Messages come from idworker, which names tables and hosts
  * but never a credential.
+ *
+ * <p>The signed pool endpoints ({@link PoolController}) add: 401 for a call that cannot be authenticated, whose
+ * {@code detail} is only "unauthorized" and whose {@code reason} names the rule that failed without telling whether
+ * the key exists ({@code missing-header}, {@code timestamp}, {@code nonce}, {@code replay}, {@code signature}); 403
+ * for an entity the application may not take from; 429 with {@code Retry-After} (whole seconds, at least 1) and
+ * {@code retryAfterMillis} when the application's or the entity's rate is used up ({@code limit} says which); 503
+ * for an empty pool; 404 for an unknown entity; 400 for a count above the entity's {@code max-per-request}.
  */
 @RestControllerAdvice
 public class ApiExceptionHandler {
@@ -65,6 +83,75 @@ public class ApiExceptionHandler {
     public ProblemDetail noRedis(RedisSequencesUnavailableException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
         problem.setTitle("Redis sequences are not available on this instance");
+        return problem;
+    }
+
+    @ExceptionHandler(UnauthorizedException.class)
+    public ProblemDetail unauthorized(UnauthorizedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, "unauthorized");
+        problem.setTitle("Unauthorized");
+        problem.setProperty("reason", e.getReason().code());
+        return problem;
+    }
+
+    @ExceptionHandler(EntityForbiddenException.class)
+    public ProblemDetail forbidden(EntityForbiddenException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, "this application may not take "
+                + "IDs of entity '" + e.getEntity() + "'");
+        problem.setTitle("Entity not allowed");
+        problem.setProperty("entity", e.getEntity());
+        return problem;
+    }
+
+    @ExceptionHandler(AppRateLimitedException.class)
+    public ResponseEntity<ProblemDetail> appRateLimited(AppRateLimitedException e) {
+        return tooMany("this application's limit of " + e.getMaxPerSecond() + " IDs per second is used up",
+                "app", e.getMaxPerSecond(), e.getRetryAfter());
+    }
+
+    @ExceptionHandler(RateLimitedException.class)
+    public ResponseEntity<ProblemDetail> entityRateLimited(RateLimitedException e) {
+        return tooMany("entity '" + e.getEntity() + "' hands out at most " + e.getMaxPerSecond()
+                + " IDs per second, across all applications", "entity", e.getMaxPerSecond(), e.getRetryAfter());
+    }
+
+    private static ResponseEntity<ProblemDetail> tooMany(String detail, String limit, int maxPerSecond,
+                                                         Duration retryAfter) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, detail);
+        problem.setTitle("Rate limited");
+        problem.setProperty("limit", limit);
+        problem.setProperty("maxPerSecond", maxPerSecond);
+        problem.setProperty("retryAfterMillis", retryAfter.toMillis());
+        // Retry-After counts whole seconds; rounding down to 0 would invite an immediate retry
+        long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).header(HttpHeaders.RETRY_AFTER,
+                Long.toString(seconds)).body(problem);
+    }
+
+    @ExceptionHandler(PoolEmptyException.class)
+    public ResponseEntity<ProblemDetail> poolEmpty(PoolEmptyException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, "ID pool '"
+                + e.getEntity() + "' holds fewer than " + e.getRequested() + " IDs right now; it is being refilled");
+        problem.setTitle("ID pool empty");
+        problem.setProperty("entity", e.getEntity());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(problem);
+    }
+
+    @ExceptionHandler(UnknownPoolEntityException.class)
+    public ProblemDetail unknownEntity(UnknownPoolEntityException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "no ID pool entity '"
+                + e.getEntity() + "' here");
+        problem.setTitle("Unknown pool entity");
+        problem.setProperty("entity", e.getEntity());
+        return problem;
+    }
+
+    @ExceptionHandler(PoolRequestTooLargeException.class)
+    public ProblemDetail tooLarge(PoolRequestTooLargeException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setTitle("Invalid parameter");
+        problem.setProperty("parameter", "count");
         return problem;
     }
 

@@ -7,7 +7,6 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.Profiles;
 import redis.embedded.RedisServer;
 
 import java.io.IOException;
@@ -21,7 +20,9 @@ import java.util.Map;
  * setup. Registered in {@code META-INF/spring.factories}.
  *
  * <ul>
- *   <li>Skipped with profile {@code external} (use your own Redis) and with profile {@code db} (no Redis needed).</li>
+ *   <li>Only in the default profile: skipped whenever any profile is active — {@code external} (use your own
+ *       Redis), {@code db} (no Redis needed) or one of your own — so a deployment never ends up on a private
+ *       Redis of its own.</li>
  *   <li>Listens on {@code 127.0.0.1:spring.data.redis.port} (6380 in {@code application.yml}, clear of a local
  *       Redis on 6379); {@code spring.data.redis.port=0} picks a free port and writes it into the environment
  *       for the Redis connection factory.</li>
@@ -37,7 +38,9 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         ConfigurableEnvironment environment = context.getEnvironment();
-        if (environment.acceptsProfiles(Profiles.of("external | db"))) {
+        if (environment.getActiveProfiles().length > 0) {
+            // zero setup is for the default profile only: with any profile of your own (say "prod") the sample
+            // must reach the Redis you configured, never a private one that would split nonces, rates and pools
             return;
         }
         int port = environment.getProperty(PORT_PROPERTY, Integer.class, 6380);

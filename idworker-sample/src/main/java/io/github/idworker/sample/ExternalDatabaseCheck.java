@@ -2,6 +2,7 @@ package io.github.idworker.sample;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.spring.boot.autoconfigure.DBIdWorkerConfig;
+import io.github.idworker.spring.boot.autoconfigure.IdPoolsConfig;
 import io.github.idworker.spring.boot.autoconfigure.RedisSequenceGeneratorsConfig;
 import io.github.idworker.spring.boot.autoconfigure.SegmentIdGeneratorsConfig;
 import io.github.idworker.spring.boot.autoconfigure.SerialStoreConfig;
@@ -25,7 +26,8 @@ import java.util.Locale;
  * <p>Runs after every bean definition is registered and before any bean is created, so nothing has connected
  * anywhere yet. Looks for the beans that need the database: {@code segmentAllocator} (segments, and the ranges of
  * the Redis sequences), {@code redisSequenceGenerators}, {@code serialStore} (the serial rules and the high-water
- * above which serial numbers restart after a restart or a Redis data loss) and {@code dbSequenceManager} (worker
+ * above which serial numbers restart after a restart or a Redis data loss), {@code poolStore} (the pools' durable
+ * offsets), {@code appStore} (the applications of the ID service) and {@code dbSequenceManager} (worker
  * leases with profile {@code db}). Fails with an {@link IdWorkerConfigurationException} naming {@code spring.datasource.url} when the
  * URL is missing or is an in-memory H2 URL ({@code jdbc:h2:mem:}); the URL itself is never repeated, as it may
  * carry a password.
@@ -55,6 +57,12 @@ public class ExternalDatabaseCheck implements BeanFactoryPostProcessor, Environm
         if (beanFactory.containsBeanDefinition(SerialStoreConfig.STORE_BEAN)) {
             users.add("the serial rules and their high-waters (/serials)");
         }
+        if (beanFactory.containsBeanDefinition(IdPoolsConfig.STORE_BEAN)) {
+            users.add("the ID pools' offsets (/pools)");
+        }
+        if (beanFactory.containsBeanDefinition(IdServiceConfig.APP_STORE_BEAN)) {
+            users.add("the applications allowed to call /pools");
+        }
         if (beanFactory.containsBeanDefinition(DBIdWorkerConfig.SEQUENCE_MANAGER_BEAN)) {
             users.add("the worker-id leases (profile 'db')");
         }
@@ -79,8 +87,8 @@ public class ExternalDatabaseCheck implements BeanFactoryPostProcessor, Environm
                 + " and spring.datasource.password) to a database every instance shares, for example "
                 + "SPRING_DATASOURCE_URL=jdbc:mariadb://db.internal:3306/ids or "
                 + "SPRING_DATASOURCE_URL=jdbc:postgresql://db.internal:5432/ids, with idworker's tables created there "
-                + "(idworker.segment.initialize-schema=always and idworker.serial.initialize-schema=always create the "
-                + "segment and serial tables); or start without profile "
-                + "'external' for the zero-setup sample with its embedded Redis and H2.");
+                + "(idworker.segment.initialize-schema=always, idworker.serial.initialize-schema=always, "
+                + "idworker.pool.initialize-schema=always and idworker.service.initialize-schema=always create them); "
+                + "or start without profile 'external' for the zero-setup sample with its embedded Redis and H2.");
     }
 }

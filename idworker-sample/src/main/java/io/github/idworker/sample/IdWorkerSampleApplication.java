@@ -1,6 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.spring.annotation.CenterMode;
+import io.github.idworker.spring.annotation.EnableIdPools;
 import io.github.idworker.spring.annotation.EnableIdWorker;
 import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
 import io.github.idworker.spring.annotation.EnableSerialNumbers;
@@ -15,7 +16,9 @@ import org.springframework.context.annotation.Profile;
  * Redis and an in-memory H2 on port 8080; then {@code curl 'localhost:8080/ids/next?count=3'},
  * {@code curl localhost:8080/ids/decode/<id>}, {@code curl 'localhost:8080/ids/segment/order?count=3'},
  * {@code curl 'localhost:8080/ids/sequence/ticket?count=3'} and {@code curl 'localhost:8080/serials/order?count=3'}
- * (rules {@code order} and {@code invoice} are configured in {@code application.yml}).
+ * (rules {@code order} and {@code invoice} are configured in {@code application.yml}); signed calls of
+ * {@code GET /pools/user/ids?count=3} by the application {@code demo}, whose secret the first start prints once
+ * (see {@link PoolController} and the README's ID service section).
  *
  * <ul>
  *   <li>default profile: {@code @EnableIdWorker(mode = CenterMode.REDIS)}, the {@code redisIdWorker} leasing its
@@ -40,7 +43,8 @@ public class IdWorkerSampleApplication {
     }
 
     /**
-     * The Redis centre, the Redis sequences and strict serial numbers unless profile {@code db} is active. The annotations sit here
+     * The Redis centre, the Redis sequences, strict serial numbers and the ID pools (served to signed
+     * applications by {@link PoolController}) unless profile {@code db} is active. The annotations sit here
      * rather than on the application class because a profile on the application class would switch off the
      * whole application.
      */
@@ -49,6 +53,7 @@ public class IdWorkerSampleApplication {
     @EnableIdWorker(mode = CenterMode.REDIS)
     @EnableSegmentIdGenerators(redisSequences = true)
     @EnableSerialNumbers
+    @EnableIdPools
     static class RedisCentre {
     }
 

@@ -65,7 +65,8 @@ abstract class AbstractExternalProfileTest {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
                 "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms",
-                "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always"));
+                "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always",
+                "--idworker.pool.initialize-schema=always", "--idworker.service.initialize-schema=always"));
         arguments.addAll(datasourceArguments);
         // as command-line arguments: they must win over the profile's own files
         return new SpringApplicationBuilder(IdWorkerSampleApplication.class).profiles(profiles)

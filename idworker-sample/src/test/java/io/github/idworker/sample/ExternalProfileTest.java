@@ -63,8 +63,9 @@ class ExternalProfileTest extends AbstractExternalProfileTest {
         assertThat(failure).as("startup without spring.datasource.url")
                 .isInstanceOf(IdWorkerConfigurationException.class)
                 .hasMessageStartingWith("spring.datasource.url: profile 'external' keeps segments (/ids/segment), "
-                        + "the ranges of the Redis sequences (/ids/sequence) and the serial rules and their "
-                        + "high-waters (/serials) in the database given by spring.datasource.url")
+                        + "the ranges of the Redis sequences (/ids/sequence), the serial rules and their "
+                        + "high-waters (/serials), the ID pools' offsets (/pools) and the applications allowed to call "
+                        + "/pools in the database given by spring.datasource.url")
                 .hasMessageContaining("which is not set")
                 .hasMessageContaining("SPRING_DATASOURCE_URL=jdbc:mariadb://")
                 .hasMessageContaining("SPRING_DATASOURCE_URL=jdbc:postgresql://");

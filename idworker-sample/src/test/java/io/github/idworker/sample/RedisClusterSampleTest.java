@@ -52,6 +52,8 @@ class RedisClusterSampleTest {
                         "--spring.datasource.url=" + RealServices.MARIADB_URL,
                         "--spring.datasource.username=" + RealServices.MARIADB_USER,
                         "--idworker.segment.initialize-schema=always",
+                        "--idworker.serial.initialize-schema=always", "--idworker.pool.initialize-schema=always",
+                        "--idworker.service.initialize-schema=always",
                         "--server.port=0",
                         "--idworker.namespace=" + namespace,
                         "--idworker.lease.ttl=2s");

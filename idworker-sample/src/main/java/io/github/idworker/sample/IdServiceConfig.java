@@ -1,0 +1,160 @@
+package io.github.idworker.sample;
+
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.jdbc.JdbcTimeouts;
+import io.github.idworker.service.RequestAuthenticator;
+import io.github.idworker.service.ServiceApp;
+import io.github.idworker.service.ServiceApps;
+import io.github.idworker.service.jdbc.JdbcAppStore;
+import io.github.idworker.service.redis.RedisRequestGate;
+import io.github.idworker.spring.boot.autoconfigure.IdWorkerProperties;
+import io.github.idworker.spring.boot.autoconfigure.SpringRedisScriptExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import javax.sql.DataSource;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The signed pool endpoints' beans (not with profile {@code db}, which has no Redis): the application table
+ * ({@link JdbcAppStore} over the application's DataSource), the applications in memory ({@link ServiceApps}),
+ * the nonce and rate gate in the application's Redis ({@link RedisRequestGate}) and the
+ * {@link RequestAuthenticator} that {@link PoolController} asks before any ID is taken.
+ *
+ * <p>Steps at startup: bind {@code idworker.service.*}; create the table when {@code initialize-schema} says so and
+ * check it; build every configured application (all checked before any is written, a bad value failing the
+ * startup naming {@code idworker.service.apps.<key>.<field>}); write each to the table — a configured secret
+ * replaces the stored one, an unset secret keeps the stored one or, for an application the table does not hold,
+ * is drawn at random and printed once; then read the whole table and re-read it every {@code refresh-interval}.
+ */
+@Configuration(proxyBeanMethods = false)
+@Profile("!db")
+@EnableConfigurationProperties(IdServiceProperties.class)
+public class IdServiceConfig {
+
+    private static final Logger log = LoggerFactory.getLogger(IdServiceConfig.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Name of the application table's store bean. */
+    public static final String APP_STORE_BEAN = "appStore";
+
+    @Bean(name = APP_STORE_BEAN)
+    @DependsOnDatabaseInitialization
+    JdbcAppStore appStore(DataSource dataSource, IdServiceProperties service, IdWorkerProperties properties) {
+        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcAppStore store = new JdbcAppStore(dataSource, service.getTable(),
+                new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
+        if (service.getInitializeSchema().creates(store.dialect())) {
+            store.createSchemaIfMissing();
+        }
+        store.verifySchema();
+        return store;
+    }
+
+    @Bean(destroyMethod = "close")
+    ServiceApps serviceApps(JdbcAppStore store, IdServiceProperties service) {
+        if (service.getRefreshInterval() == null || service.getRefreshInterval().isNegative() || service.getRefreshInterval().isZero()) {
+            throw new IdWorkerConfigurationException("idworker.service.refresh-interval", "must be positive, was "
+                    + service.getRefreshInterval());
+        }
+        List<Configured> configured = new ArrayList<>();
+        for (Map.Entry<String, IdServiceProperties.App> e : service.getApps().entrySet()) {
+            configured.add(app(e.getKey(), e.getValue()));
+        }
+        ServiceApps apps = new ServiceApps(store, service.getRefreshInterval());
+        for (Configured app : configured) {
+            register(apps, store, app);
+        }
+        apps.start();
+        log.info("ID service: {} applications in {}, window ±{}", apps.size(), store.description(),
+                service.getWindow());
+        return apps;
+    }
+
+    /** A configured application, and which of its values were configured rather than defaulted or drawn here. */
+    record Configured(ServiceApp app, boolean secretConfigured, boolean enabledConfigured) {
+    }
+
+    /**
+     * Application {@code key} as configured, every field checked; an unset secret is drawn at random, to be used
+     * only when the table does not hold the application yet.
+     */
+    static Configured app(String key, IdServiceProperties.App settings) {
+        ServiceApp.checkKey(key, ServiceApp.property(key, ""));
+        IdServiceProperties.App s = settings != null ? settings : new IdServiceProperties.App();
+        boolean secretConfigured = s.getSecret() != null && !s.getSecret().isEmpty();
+        ServiceApp app = ServiceApp.builder(key).name(s.getName())
+                .secret(secretConfigured ? s.getSecret() : newSecret()).previousSecret(s.getPreviousSecret())
+                .entities(s.getEntities()).maxPerSecond(s.getMaxPerSecond())
+                .enabled(s.getEnabled() == null || s.getEnabled()).build();
+        return new Configured(app, secretConfigured, s.getEnabled() != null);
+    }
+
+    /**
+     * Writes a configured application: configured values win; an unset secret keeps the stored one (or, for a new
+     * application, the drawn one is stored and printed once); an unset {@code enabled} keeps the stored flag, so
+     * an application an operator disabled stays disabled across restarts.
+     */
+    private static void register(ServiceApps apps, JdbcAppStore store, Configured configured) {
+        ServiceApp app = configured.app();
+        Optional<ServiceApp> stored = store.find(app.appKey());
+        if (stored.isEmpty() && !configured.secretConfigured()) {
+            ServiceApp kept = apps.registerIfMissing(app);
+            if (kept.secret().equals(app.secret())) {
+                // printed once, by the instance that stored it: the zero-setup demo's way to hand the secret over
+                log.warn("ID service application '{}' has no configured secret; its new secret, shown only now, is {}"
+                        + " (set idworker.service.apps.{}.secret to choose one)", app.appKey(), app.secret(),
+                        app.appKey());
+                return;
+            }
+            stored = Optional.of(kept);
+        }
+        ServiceApp.Builder merged = app.toBuilder();
+        if (stored.isPresent()) {
+            if (!configured.secretConfigured()) {
+                merged.secret(stored.get().secret()).previousSecret(stored.get().previousSecret());
+            }
+            if (!configured.enabledConfigured()) {
+                merged.enabled(stored.get().enabled());
+            }
+        }
+        apps.register(merged.build());
+    }
+
+    private static String newSecret() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    @Bean
+    RedisRequestGate requestGate(RedisConnectionFactory connectionFactory, IdWorkerProperties properties) {
+        return new RedisRequestGate(new SpringRedisScriptExecutor(connectionFactory),
+                properties.getRedis().getKeyPrefix());
+    }
+
+    @Bean
+    RequestAuthenticator requestAuthenticator(ServiceApps apps, RedisRequestGate gate, IdServiceProperties service) {
+        Duration window = service.getWindow();
+        if (window == null || window.isNegative() || window.isZero()) {
+            throw new IdWorkerConfigurationException("idworker.service.window", "must be positive, was " + window);
+        }
+        if (service.getClockTolerance() == null || service.getClockTolerance().isNegative()) {
+            throw new IdWorkerConfigurationException("idworker.service.clock-tolerance", "must not be negative, was "
+                    + service.getClockTolerance());
+        }
+        return new RequestAuthenticator(apps, gate, window, service.getClockTolerance(), System::currentTimeMillis);
+    }
+}
