@@ -59,6 +59,42 @@ abstract class AbstractIdEndpointsTest {
     }
 
     @Test
+    void asStringAnswersIdentifiersAsJsonStringsAndAsNumberAsNumbers() throws Exception {
+        Response strings = get("/ids/next?count=3&as=string");
+        assertThat(strings.status()).as("%s", strings.body()).isEqualTo(200);
+        assertThat(strings.body()).hasSize(3);
+        for (JsonNode id : strings.body()) {
+            assertThat(id.isString()).as("%s", id).isTrue();
+            assertThat(id.asString()).matches("[1-9][0-9]*");
+        }
+        String first = strings.body().get(0).asString();
+        Response decoded = get("/ids/decode/" + first + "?as=string");
+        assertThat(decoded.status()).isEqualTo(200);
+        assertThat(decoded.body().path("id").isString()).isTrue();
+        assertThat(decoded.body().path("id").asString()).isEqualTo(first);
+        assertThat(decoded.body().path("workerId").isIntegralNumber()).isTrue();
+        assertThat(decoded.body().path("workerId").asInt()).isEqualTo(worker.currentLease().workerId());
+
+        Response numbers = get("/ids/next?count=2&as=number");
+        assertThat(numbers.status()).isEqualTo(200);
+        assertThat(numbers.body().get(0).isIntegralNumber()).isTrue();
+        assertThat(numbers.body().get(0).asLong()).isGreaterThan(Long.parseLong(first));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"as=STRING", "as=text", "as=", "as=string&as=string", "as=string&as=number"})
+    void anyOtherAsIsABadRequestNamingIt(String query) throws Exception {
+        for (String path : new String[] {"/ids/next?", "/ids/decode/1?"}) {
+            Response response = get(path + query);
+            assertThat(response.status()).as(path + query).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+            assertThat(response.body().path("parameter").asString()).isEqualTo("as");
+            assertThat(response.body().path("detail").asString())
+                    .isEqualTo("as must be given once, as 'string' or 'number'");
+        }
+    }
+
+    @Test
     void nextWithoutCountReturnsOneId() throws Exception {
         Response response = get("/ids/next");
         assertThat(response.status()).isEqualTo(200);

@@ -248,6 +248,20 @@ abstract class AbstractPoolServiceAuthTest {
     }
 
     @Test
+    void asStringIsSignedLikeAnyQueryAndAnswersStrings() throws Exception {
+        String query = "as=string&count=2";
+        SignedHttp.Response r = send(first, PATH + "?" + query, alpha.sign("GET", PATH, query));
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        assertThat(r.json().size()).isEqualTo(2);
+        for (var id : r.json()) {
+            assertThat(id.isString()).as(r.text()).isTrue();
+            assertThat(id.asString()).matches("[1-9][0-9]*");
+        }
+        // signed without the as parameter, sent with it: the query differs, refused like any tampering
+        refused(first, PATH + "?" + query, alpha.sign("GET", PATH, "count=2"), 401, "signature");
+    }
+
+    @Test
     void duringARotationBothSecretsPass() throws Exception {
         for (String secret : List.of(NEW_SECRET, OLD_SECRET)) {
             SignedHttp.Response r = send(second, PATH, new RequestSigner("rotating", secret).sign("GET", PATH, ""));

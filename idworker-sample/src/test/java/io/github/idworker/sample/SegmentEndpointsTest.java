@@ -69,6 +69,19 @@ class SegmentEndpointsTest {
         assertThat(get("/ids/" + endpoint + "/" + tag).ids()).containsExactly(2);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"segment", "sequence"})
+    void asStringAnswersTheNumbersAsJsonStrings(String endpoint) throws Exception {
+        String tag = newTag();
+        assertThat(get("/ids/" + endpoint + "/" + tag + "?count=3&as=string").strings()).containsExactly("1", "2", "3");
+        assertThat(get("/ids/" + endpoint + "/" + tag + "?as=number").ids()).containsExactly(4);
+        SampleHttp.Response refused = get("/ids/" + endpoint + "/" + tag + "?as=json");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().path("parameter").asString()).isEqualTo("as");
+        // refused before the endpoint ran: the next number is still 5
+        assertThat(get("/ids/" + endpoint + "/" + tag).ids()).containsExactly(5);
+    }
+
     @ParameterizedTest(name = "{0} count={1}")
     @CsvSource({"segment,1", "segment,2", "segment,4096", "segment,10000",
             "sequence,1", "sequence,2", "sequence,4096", "sequence,10000"})
