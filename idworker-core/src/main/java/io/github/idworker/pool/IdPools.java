@@ -1,5 +1,7 @@
 package io.github.idworker.pool;
 
+import java.util.List;
+
 /**
  * IDs taken from per-entity pools shared by every node. Guarantees: no ID is handed out twice for an entity; a
  * take is all or nothing — it returns exactly {@code count} IDs or throws, never a short or empty result; for a
@@ -23,5 +25,14 @@ public interface IdPools {
     /** Takes one ID of {@code entity}; see {@link #take(String, int)}. */
     default long take(String entity) {
         return take(entity, 1)[0];
+    }
+
+    /**
+     * What this node remembers about each pool it serves, by entity key; reads memory only, never Redis or the
+     * database, so a health probe or an operator page may call it while the stores are down. Empty unless the
+     * implementation keeps such counters.
+     */
+    default List<PoolSnapshot> snapshots() {
+        return List.of();
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.StoreLocations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +92,10 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
     private Buffer previous;
     private long previousLifetimeNanos;
     private long highestLoaded = Long.MIN_VALUE;
+    /** Numbers handed out from buffers no longer current, counted when they were retired. */
+    private long retiredIssued;
+    private long loadNanos;
+    private long failedLoads;
 
     private final LongAdder waitedCalls = new LongAdder();
     private final AtomicLong loadedSegments = new AtomicLong();
@@ -374,6 +379,7 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
         long now = clock.getAsLong();
         Buffer old = current;
         if (old != empty) {
+            retiredIssued += Math.min(old.used, old.size);
             previous = old;
             previousLifetimeNanos = now - old.activatedNanos;
         }
@@ -413,27 +419,30 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
             executor.execute(() -> load(step, trigger));
         } catch (RejectedExecutionException e) {
             finishLoad(null, new IdWorkerException("The segment loader rejected the load of tag '" + bizTag
-                    + "'; is its executor shut down?", e), trigger);
+                    + "'; is its executor shut down?", e), trigger, 0);
         }
     }
 
     private void load(int step, Buffer trigger) {
         Segment segment = null;
         RuntimeException failure = null;
+        long started = clock.getAsLong();
         try {
             segment = allocator.allocate(bizTag, step);
         } catch (RuntimeException e) {
             failure = e;
         } catch (Error e) {
-            finishLoad(null, new IdWorkerException("Loading a range of segment tag '" + bizTag + "' failed", e), trigger);
+            finishLoad(null, new IdWorkerException("Loading a range of segment tag '" + bizTag + "' failed", e), trigger,
+                    clock.getAsLong() - started);
             throw e;
         }
-        finishLoad(segment, failure, trigger);
+        finishLoad(segment, failure, trigger, clock.getAsLong() - started);
     }
 
-    private void finishLoad(Segment segment, RuntimeException failure, Buffer trigger) {
+    private void finishLoad(Segment segment, RuntimeException failure, Buffer trigger, long tookNanos) {
         synchronized (lock) {
             loading = false;
+            loadNanos += tookNanos;
             if (failure == null && segment != null && segment.firstId() <= highestLoaded) {
                 failure = new StaleSegmentException(bizTag, segment, highestLoaded, "this generator's previous range");
             }
@@ -443,6 +452,7 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
                 lastFailure = null;
                 loadedSegments.incrementAndGet();
             } else if (failure != null) {
+                failedLoads++;
                 lastFailure = failure;
                 retryNotBefore = clock.getAsLong() + RETRY_BACKOFF_NANOS;
                 if (trigger != null) {
@@ -490,10 +500,26 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
         return s == null ? 0 : s.step();
     }
 
+    /**
+     * A snapshot of what this generator holds in memory, taken under its lock (held only for reads: no store call
+     * ever runs under it), so the counters are consistent with each other and never go back.
+     */
+    public SegmentStatus status() {
+        synchronized (lock) {
+            Buffer c = current;
+            long used = Math.min(c.used, c.size);
+            return new SegmentStatus(bizTag, c.segment, c.first + used, next == null ? null : next.segment, loading,
+                    c.segment == null ? 0 : c.segment.step(), retiredIssued + used, loadedSegments.get(), loadNanos,
+                    failedLoads, waitedCalls.sum(), lastFailure == null ? null : StoreLocations.redact(lastFailure.toString()),
+                    closed);
+        }
+    }
+
     /** Stops loading ranges; later calls throw. The rest of the loaded ranges is never handed out. */
     @Override
     public void close() {
         synchronized (lock) {
+            retiredIssued += Math.min(current.used, current.size);
             closed = true;
             next = null;
             current = empty;

@@ -72,6 +72,11 @@ public class SegmentIdGenerators implements AutoCloseable {
         }
     }
 
+    /** The generators created so far, by tag: a snapshot, for meters and operators; creates nothing. */
+    public Map<String, IdGenerator> generators() {
+        return Map.copyOf(generators);
+    }
+
     /** The tags that have a generator so far. */
     public Set<String> tags() {
         return Set.copyOf(generators.keySet());

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,10 +42,15 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
 
+    /** The {@link SerialRuleStatus#store()} of these serials. */
+    static final String STORE = "local";
+
     private final SerialStore store;
     private final SerialRules rules;
     private final MillisClock clock;
     private final Map<String, PeriodGenerator> generators = new ConcurrentHashMap<>();
+    /** Per rule: the totals of generators no longer serving it; the live ones are read at status time. */
+    private final Map<String, SerialRuleStats> stats = new ConcurrentHashMap<>();
 
     /** The generator of one (rule, period), serving the rule as it was read when the generator was made. */
     private record PeriodGenerator(SerialRule rule, String period, SegmentIdGenerator generator) {
@@ -106,16 +114,59 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         // now, since its allocator caps ranges at the rule's max and its steps follow the batch bounds. The one
         // it replaces is dropped, not closed: a caller still holding it keeps using its current range, which is
         // unique all the same, and the new one reserves above every range reserved so far.
-        PeriodGenerator current = generators.compute(key, (k, g) -> g != null && g.rule().equals(rule) ? g
-                : new PeriodGenerator(rule, period, new SegmentIdGenerator(new PeriodAllocator(store, rule, period), k,
-                        SegmentGeneratorOptions.builder()
-                                .minStep(rule.minBatch())
-                                .maxStep(rule.maxBatch())
-                                .initialStep(rule.minBatch())
-                                .build())));
+        PeriodGenerator current = generators.compute(key, (k, g) -> {
+            if (g != null && g.rule().equals(rule)) {
+                return g;
+            }
+            if (g != null) {
+                retire(g);
+            }
+            return new PeriodGenerator(rule, period, new SegmentIdGenerator(new PeriodAllocator(store, rule, period), k,
+                    SegmentGeneratorOptions.builder()
+                            .minStep(rule.minBatch())
+                            .maxStep(rule.maxBatch())
+                            .initialStep(rule.minBatch())
+                            .build()));
+        });
         // earlier periods of the rule are over: drop their generators likewise
-        generators.values().removeIf(g -> g.rule().name().equals(rule.name()) && g.period().compareTo(period) < 0);
+        generators.values().removeIf(g -> {
+            boolean over = g.rule().name().equals(rule.name()) && g.period().compareTo(period) < 0;
+            if (over) {
+                retire(g);
+            }
+            return over;
+        });
         return current.generator();
+    }
+
+    /**
+     * Keeps the counters of a generator that stops serving its rule. A caller still holding it may take a few
+     * more numbers, which the totals then miss: a meter under-counts by those, it never counts one twice.
+     */
+    private void retire(PeriodGenerator g) {
+        stats(g.rule().name()).retire(g.generator().status());
+    }
+
+    private SerialRuleStats stats(String rule) {
+        return stats.computeIfAbsent(rule, SerialRuleStats::new);
+    }
+
+    /** Reads memory only: the rules' retired totals plus the generators serving them now. */
+    @Override
+    public List<SerialRuleStatus> ruleStatuses() {
+        Map<String, PeriodGenerator> latest = new TreeMap<>();
+        for (PeriodGenerator g : generators.values()) {
+            latest.merge(g.rule().name(), g, (a, b) -> a.period().compareTo(b.period()) >= 0 ? a : b);
+        }
+        Set<String> names = new TreeSet<>(rules.names());
+        names.addAll(latest.keySet());
+        List<SerialRuleStatus> out = new ArrayList<>(names.size());
+        for (String name : names) {
+            PeriodGenerator g = latest.get(name);
+            out.add(g == null ? stats(name).status(STORE)
+                    : stats(name).status(STORE, g.period(), g.generator().status()));
+        }
+        return out;
     }
 
     /** Reserves the ranges of one (rule, period) for its generator, cut at the rule's max. */

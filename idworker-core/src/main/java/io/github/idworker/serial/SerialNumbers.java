@@ -31,4 +31,13 @@ public interface SerialNumbers {
      * @throws SerialExhaustedException when fewer than {@code count} numbers are left in the period; none is taken
      */
     List<String> next(String rule, int count);
+
+    /**
+     * What this node remembers about each rule it knows, by rule name order; reads memory only, never a store, so
+     * a health probe or an operator page may call it while the stores are down. Empty unless the implementation
+     * keeps such counters.
+     */
+    default List<SerialRuleStatus> ruleStatuses() {
+        return List.of();
+    }
 }

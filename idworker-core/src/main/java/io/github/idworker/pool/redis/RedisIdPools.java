@@ -3,6 +3,8 @@ package io.github.idworker.pool.redis;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.LastFailure;
+import io.github.idworker.StoreLocations;
 import io.github.idworker.pool.IdPools;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolAlarm;
@@ -12,6 +14,7 @@ import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.PoolRequestTooLargeException;
 import io.github.idworker.pool.PoolReservation;
+import io.github.idworker.pool.PoolSnapshot;
 import io.github.idworker.pool.PoolStatus;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.RateLimitedException;
@@ -32,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.List;
 import java.util.Map;
@@ -143,6 +147,20 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         final AtomicLong lastLowLog = new AtomicLong(neverLogged());
         final AtomicLong lastEmptyLog = new AtomicLong(neverLogged());
         final AtomicInteger unloggedAlarms = new AtomicInteger();
+        // for snapshots(): written once per take or check, next to a Redis round trip
+        final long trackedAtMillis = System.currentTimeMillis();
+        final LongAdder issued = new LongAdder();
+        final LongAdder emptyRefusals = new LongAdder();
+        final LongAdder rateLimited = new LongAdder();
+        final LongAdder refills = new LongAdder();
+        final LongAdder refillNanos = new LongAdder();
+        volatile long level = -1;
+        volatile long levelAtMillis;
+        volatile CheckOutcome lastCheck;
+        /** Takes that failed for want of Redis (not refusals, which are answers). */
+        final LastFailure takeFailure = new LastFailure();
+        /** Why the refill of the check in progress failed; read by the check when it ends. */
+        volatile String refillFailure;
 
         Pool(PoolEntity entity) {
             this.key = entity.key();
@@ -216,23 +234,40 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         if (count > e.maxPerRequest()) {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
-        List<Object> reply = executor.execute(TAKE, pool.takeKeys,
-                List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText));
+        List<Object> reply;
+        try {
+            reply = executor.execute(TAKE, pool.takeKeys,
+                    List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText));
+        } catch (RuntimeException failure) {
+            pool.takeFailure.failed(failure);
+            throw failure;
+        }
+        pool.takeFailure.succeeded();
         String status = ScriptReplies.text(reply, 0, pool.context);
         switch (status) {
             case "OK" -> {
-                return ids(reply, count, pool.context);
+                long[] ids = ids(reply, count, pool.context);
+                pool.issued.add(count);
+                seen(pool, ScriptReplies.number(reply, 1, pool.context));
+                return ids;
             }
-            case "RATE" -> throw new RateLimitedException(entity, count, e.maxPerSecond(),
-                    Duration.ofMillis(Math.max(1, ScriptReplies.number(reply, 1, pool.context))));
+            case "RATE" -> {
+                pool.rateLimited.increment();
+                throw new RateLimitedException(entity, count, e.maxPerSecond(),
+                        Duration.ofMillis(Math.max(1, ScriptReplies.number(reply, 1, pool.context))));
+            }
             case "EMPTY" -> {
                 long level = ScriptReplies.number(reply, 1, pool.context);
+                pool.emptyRefusals.increment();
+                seen(pool, level);
                 alarm(pool, PoolAlarm.Kind.EMPTY, level, count, ScriptReplies.number(reply, 2, pool.context),
                         "a take of " + count + " was refused");
                 kick(pool);
                 throw new PoolEmptyException(entity, level, count, "");
             }
             case "RESET" -> {
+                pool.emptyRefusals.increment();
+                seen(pool, 0);
                 alarm(pool, PoolAlarm.Kind.EMPTY, 0, count, 0, "Redis lost the pool (restart, restored snapshot or "
                         + "fail-over); it refills above the database's offset");
                 kick(pool);
@@ -259,6 +294,37 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         Inspect s = inspect(pool);
         PoolEntity e = pool.entity;
         return new PoolStatus(entity, s.level, e.thresholdLevel(), e.maxPoolSize(), s.rate, s.state);
+    }
+
+    /** Reads memory only: what this node saw of each pool it refills, by entity key. */
+    @Override
+    public List<PoolSnapshot> snapshots() {
+        List<PoolSnapshot> out = new ArrayList<>();
+        for (Pool p : new TreeMap<>(pools).values()) {
+            PoolEntity e = p.entity;
+            CheckOutcome c = p.lastCheck;
+            long level = p.level;
+            out.add(new PoolSnapshot(p.key, level, level < 0 ? null : Instant.ofEpochMilli(p.levelAtMillis),
+                    e.thresholdLevel(), e.maxPoolSize(), e.checkInterval(),
+                    e.checkInterval().multipliedBy(3).plus(options.lockTtl()), Instant.ofEpochMilli(p.trackedAtMillis),
+                    c == null ? null : Instant.ofEpochMilli(c.atMillis()), c != null && c.ok(),
+                    c == null ? null : c.failure(), p.takeFailure.failing(), p.takeFailure.failure(), p.issued.sum(), p.refills.sum(), p.refillNanos.sum(),
+                    p.emptyRefusals.sum(), p.rateLimited.sum()));
+        }
+        return out;
+    }
+
+    /** The outcome of one refill check. */
+    private record CheckOutcome(long atMillis, boolean ok, String failure) {
+    }
+
+    private static String redacted(String failure) {
+        return failure == null ? null : StoreLocations.redact(failure);
+    }
+
+    private static void seen(Pool pool, long level) {
+        pool.level = level;
+        pool.levelAtMillis = System.currentTimeMillis();
     }
 
     /** The entities this node refills, as last read. */
@@ -493,8 +559,20 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         log.info("ID pool '{}' is no longer refilled by this node: {}", pool.key, why);
     }
 
-    /** One refill check; true when the pool is at or above its threshold afterwards. */
+    /** One refill check, its outcome kept for {@link #snapshots()}; true when the pool is at or above its threshold afterwards. */
     private boolean check(Pool pool) {
+        pool.refillFailure = null;
+        try {
+            boolean ok = checkOnce(pool);
+            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), ok, redacted(pool.refillFailure));
+            return ok;
+        } catch (RuntimeException e) {
+            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), false, redacted(e.toString()));
+            throw e;
+        }
+    }
+
+    private boolean checkOnce(Pool pool) {
         Optional<PoolEntity> row = store.find(pool.key);
         if (row.isEmpty()) {
             forget(pool, "its row is gone from " + store.description());
@@ -524,6 +602,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             }
         } catch (RuntimeException ex) {
             failure = "the refill failed: " + ex.getMessage();
+            pool.refillFailure = failure;
             log.debug("Refill of ID pool '{}' failed", pool.key, ex);
         }
         if (closed) {
@@ -572,6 +651,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
 
     /** The refill under the lock; false when another node holds the lock. */
     private boolean refill(Pool pool, PoolEntity settings) {
+        long started = System.nanoTime();
         return underLock(pool, false, token -> {
             Inspect s = inspect(pool);
             boolean seeded = s.state.equals("OK");
@@ -590,6 +670,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
                 return true;
             }
             append(pool, token, r);
+            pool.refills.increment();
+            pool.refillNanos.add(System.nanoTime() - started);
             return true;
         });
     }
@@ -732,8 +814,11 @@ public class RedisIdPools implements IdPools, AutoCloseable {
 
     private Inspect inspect(Pool pool) {
         List<Object> reply = executor.execute(INSPECT, pool.takeKeys, List.of());
-        return new Inspect(ScriptReplies.number(reply, 0, pool.context), ScriptReplies.text(reply, 1, pool.context),
+        Inspect s = new Inspect(ScriptReplies.number(reply, 0, pool.context), ScriptReplies.text(reply, 1, pool.context),
                 ScriptReplies.number(reply, 2, pool.context), ScriptReplies.text(reply, 3, pool.context));
+        // a pool Redis lost (SEED) or must drop (RESET) serves nothing until refilled
+        seen(pool, s.state.equals("OK") ? s.level : 0);
+        return s;
     }
 
     /**

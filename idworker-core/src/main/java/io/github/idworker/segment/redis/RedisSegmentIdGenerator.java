@@ -4,6 +4,7 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.LastFailure;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -100,6 +101,13 @@ public class RedisSegmentIdGenerator implements IdGenerator {
     private final LongAdder waitedCalls = new LongAdder();
     private final LongAdder installedRanges = new LongAdder();
     private final LongAdder discardedRanges = new LongAdder();
+    // for meters and health: each costs a fraction of the Redis round trip every call makes anyway
+    private final LongAdder issued = new LongAdder();
+    private final LongAdder refills = new LongAdder();
+    private final LongAdder refillNanos = new LongAdder();
+    private final LastFailure lastFailure = new LastFailure();
+    private volatile long lastIssued = -1;
+    private volatile Segment lastRange;
 
     /**
      * @param executor runs the Lua scripts on Redis
@@ -183,6 +191,20 @@ public class RedisSegmentIdGenerator implements IdGenerator {
 
     /** Issues {@code count} numbers and returns the first; the others follow it. */
     private long take(int count) {
+        long first;
+        try {
+            first = takeFromRedis(count);
+        } catch (RuntimeException e) {
+            lastFailure.failed(e);
+            throw e;
+        }
+        issued.add(count);
+        lastIssued = first + count - 1;
+        lastFailure.succeeded();
+        return first;
+    }
+
+    private long takeFromRedis(int count) {
         List<String> args = List.of(Integer.toString(count), checkRun);
         List<Object> reply = run(NEXT, rangeKeys, args);
         if ("OK".equals(text(reply, 0))) {
@@ -233,6 +255,16 @@ public class RedisSegmentIdGenerator implements IdGenerator {
 
     /** Allocates a range from the database and installs it; called while holding the lock. */
     private void refill(String token, int count) {
+        long started = System.nanoTime();
+        try {
+            allocateAndInstall(token, count);
+        } finally {
+            refills.increment();
+            refillNanos.add(System.nanoTime() - started);
+        }
+    }
+
+    private void allocateAndInstall(String token, int count) {
         Segment segment = allocator.allocate(bizTag, Math.max(options.step(), count));
         if (segment.lastId() > MAX_NUMBER) {
             throw new SegmentExhaustedException(bizTag, segment.maxId(), "the Redis generator issues numbers up to "
@@ -244,6 +276,7 @@ public class RedisSegmentIdGenerator implements IdGenerator {
         switch (status) {
             case "OK" -> {
                 installedRanges.increment();
+                lastRange = segment;
                 log.debug("Installed {} in {}", segment, rangeKey);
             }
             case "NOT_OWNER" -> {
@@ -298,6 +331,13 @@ public class RedisSegmentIdGenerator implements IdGenerator {
     /** How many ranges this instance allocated but did not install (gaps). */
     public long discardedRanges() {
         return discardedRanges.sum();
+    }
+
+    /** What this node remembers about the sequence; reads memory only. */
+    public SequenceStatus status() {
+        return new SequenceStatus(bizTag, rangeKey, lastIssued, lastRange, issued.sum(), refills.sum(),
+                refillNanos.sum(), discardedRanges.sum(), waitedCalls.sum(), lastFailure.failing(),
+                lastFailure.failure(), lastFailure.at());
     }
 
     private List<Object> run(LuaScript script, List<String> keys, List<String> args) {

@@ -7,8 +7,10 @@ import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Strictly ordered sequences addressed by tag: one {@link RedisSegmentIdGenerator} per tag, created on first use
@@ -60,6 +62,13 @@ public class RedisSequenceGenerators implements AutoCloseable {
     public long[] nextIds(String bizTag, int count) {
         checkTag(bizTag);
         return this.generators.nextIds(bizTag, count);
+    }
+
+    /** The generators created so far, by tag: a snapshot, for meters and operators; creates nothing. */
+    public Map<String, RedisSegmentIdGenerator> generators() {
+        Map<String, RedisSegmentIdGenerator> out = new TreeMap<>();
+        this.generators.generators().forEach((tag, g) -> out.put(tag, (RedisSegmentIdGenerator) g));
+        return out;
     }
 
     /** The tags that have a generator so far. */

@@ -10,6 +10,8 @@ import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialNumbers;
 import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialRule;
+import io.github.idworker.serial.SerialRuleStats;
+import io.github.idworker.serial.SerialRuleStatus;
 import io.github.idworker.serial.SerialRules;
 import io.github.idworker.serial.SerialStockEmptyException;
 import io.github.idworker.serial.SerialStore;
@@ -23,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -94,6 +98,8 @@ import java.util.concurrent.locks.LockSupport;
 public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSerialNumbers.class);
+    /** The {@link SerialRuleStatus#store()} of these serials. */
+    static final String STORE = "redis";
     private static final LuaScript TAKE = LuaScript.load(RedisSerialNumbers.class, "serial-take");
     private static final LuaScript INSPECT = LuaScript.load(RedisSerialNumbers.class, "serial-inspect");
     private static final LuaScript LOCK = RefillLock.ACQUIRE;
@@ -121,6 +127,8 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private final Map<String, Stock> lastStocks = new ConcurrentHashMap<>();
     private final LongAdder waitedCalls = new LongAdder();
     private final LongAdder refills = new LongAdder();
+    /** Per rule, for {@link #ruleStatuses()}; a stock looks its rule's entry up once, when it is created. */
+    private final Map<String, SerialRuleStats> stats = new ConcurrentHashMap<>();
     private volatile long lastRefillSize;
     private volatile boolean closed;
 
@@ -194,7 +202,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         if (s != null && s.rule == rule && s.date.equals(date)) {
             return s;
         }
-        s = new Stock(rule, date, options);
+        s = new Stock(rule, date, options, stats.computeIfAbsent(rule.name(), SerialRuleStats::new));
         lastStocks.put(rule.name(), s);
         return s;
     }
@@ -205,6 +213,15 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * when the database hangs.
      */
     private long take(Stock stock, int count, long now) {
+        try {
+            return takeOrWait(stock, count, now);
+        } catch (RuntimeException e) {
+            stock.stats.failed(e);
+            throw e;
+        }
+    }
+
+    private long takeOrWait(Stock stock, int count, long now) {
         if (closed) {
             throw new IdWorkerException("RedisSerialNumbers is closed");
         }
@@ -215,6 +232,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         while (true) {
             Taken t = takeOnce(stock, count, now);
             if (t.status == Status.OK) {
+                stock.stats.issued(stock.period, count, t.left);
                 if (t.left <= rule.critical()) {
                     refillInBackground(stock, 1);
                 }
@@ -226,6 +244,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             if (!waited) {
                 waited = true;
                 waitedCalls.increment();
+                stock.stats.waited();
                 deadline = System.nanoTime() + options.maxWait().toNanos();
             }
             RefillState state = refillInBackground(stock, count);
@@ -326,8 +345,9 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      *         lock is held by another refill
      */
     private boolean refill(Stock stock, int count) {
-        String token = UUID.randomUUID().toString();
+        long started = System.nanoTime();
         List<String> lockKey = List.of(stock.lockKey);
+        String token = UUID.randomUUID().toString();
         long locked = ScriptReplies.number(executor.execute(LOCK, lockKey,
                 List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, "serial-lock");
         if (locked != 1) {
@@ -359,6 +379,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 case "EXTENDED", "REPLACED" -> {
                     refills.increment();
                     lastRefillSize = range.size();
+                    stock.stats.refilled(System.nanoTime() - started, range.size());
                     if (result.equals("REPLACED") && left >= 0) {
                         log.warn("Serial rule '{}' period {}: numbers {}..{} start above the stock, which had {} left; "
                                 + "those are skipped (an earlier reservation was lost)", rule.name(), stock.period,
@@ -416,13 +437,15 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
         final String maxText;
         final String takeContext;
+        final SerialRuleStats stats;
         private volatile BucketKeys takeKeys;
 
         private record BucketKeys(long bucket, List<String> keys) {
         }
 
-        Stock(SerialRule rule, LocalDate date, RedisSerialOptions options) {
+        Stock(SerialRule rule, LocalDate date, RedisSerialOptions options, SerialRuleStats stats) {
             this.rule = rule;
+            this.stats = stats;
             this.date = date;
             this.dateText = rule.dateText(date);
             this.period = rule.period(date);
@@ -465,6 +488,21 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     /** Size of the last refill this instance installed, 0 before the first. */
     public long lastRefillSize() {
         return lastRefillSize;
+    }
+
+    /**
+     * Reads memory only: per rule, what this node's last take left in the shared stock, its own hand-outs,
+     * refills and waits, and whether its last call failed.
+     */
+    @Override
+    public List<SerialRuleStatus> ruleStatuses() {
+        Set<String> names = new TreeSet<>(rules.names());
+        names.addAll(stats.keySet());
+        List<SerialRuleStatus> out = new ArrayList<>(names.size());
+        for (String name : names) {
+            out.add(stats.computeIfAbsent(name, SerialRuleStats::new).status(STORE));
+        }
+        return out;
     }
 
     /** Stops background refills; later calls fail. The stocks stay in Redis for the other nodes. */

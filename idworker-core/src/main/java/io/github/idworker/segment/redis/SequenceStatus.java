@@ -1,0 +1,28 @@
+package io.github.idworker.segment.redis;
+
+import io.github.idworker.segment.Segment;
+
+import java.time.Instant;
+
+/**
+ * What one {@link RedisSegmentIdGenerator} remembers in memory about its sequence, for meters, health and
+ * operators; taking it never calls Redis or the database. The range in Redis is shared by every node, so what
+ * this node saw is a lower bound of where the sequence is. The counters only grow.
+ *
+ * @param tag the segment tag
+ * @param rangeKey the Redis hash holding {@code v_l}/{@code v_h}
+ * @param lastIssued the last number this node received, or -1 before the first
+ * @param lastRange the last range this node installed in Redis, or {@code null}
+ * @param issued numbers this node received
+ * @param refills refills this node ran under the lock (installed or discarded)
+ * @param refillNanos time those refills took, allocation and install, in nanoseconds
+ * @param discardedRanges ranges this node allocated but could not install (gaps)
+ * @param waits calls that found the range missing or exhausted and took part in, or waited for, a refill
+ * @param failing whether the last call of this node failed
+ * @param lastFailure the last failure, as text, or {@code null}
+ * @param lastFailureAt when it happened, or {@code null}
+ */
+public record SequenceStatus(String tag, String rangeKey, long lastIssued, Segment lastRange, long issued,
+                             long refills, long refillNanos, long discardedRanges, long waits, boolean failing,
+                             String lastFailure, Instant lastFailureAt) {
+}

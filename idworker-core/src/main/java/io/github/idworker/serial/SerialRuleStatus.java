@@ -1,0 +1,27 @@
+package io.github.idworker.serial;
+
+import java.time.Instant;
+
+/**
+ * What one {@link SerialNumbers} implementation remembers in memory about one rule, for meters, health and
+ * operators; taking it never calls a store. The counters only grow over the implementation's life.
+ *
+ * @param rule the rule name
+ * @param store {@code local} (in-process ranges) or {@code redis} (one stock shared by every node)
+ * @param period the period of the last hand-out, e.g. {@code 20261123}, or {@code null} before the first
+ * @param stock numbers left as this node saw them last: for {@code local} the rest of the ranges in memory, for
+ *        {@code redis} what the stock in Redis held after this node's last take; -1 before the first
+ * @param issued serials this node handed out
+ * @param refills ranges reserved in the database and made available (by this node)
+ * @param refillNanos time those refills took, in nanoseconds
+ * @param lastRefillSize numbers of the last refill, 0 before the first
+ * @param waits calls that found the stock short and waited for a refill
+ * @param failing whether memory says the rule can no longer serve: the last call failed ({@code redis}), or
+ *        nothing is left in memory and the last refill failed ({@code local})
+ * @param lastFailure the last failure, as text, or {@code null}
+ * @param lastFailureAt when it happened, or {@code null} when not known
+ */
+public record SerialRuleStatus(String rule, String store, String period, long stock, long issued, long refills,
+                               long refillNanos, long lastRefillSize, long waits, boolean failing, String lastFailure,
+                               Instant lastFailureAt) {
+}

@@ -1,0 +1,67 @@
+package io.github.idworker.sample;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator's view of the zero-setup sample over real HTTP: {@code /actuator/idworker} lists the leased worker
+ * and the segment tags in use, {@code /actuator/health} has idworker's components UP, {@code /actuator/metrics}
+ * has the issued-IDs meter. Embedded Redis on a free port, H2 in memory, a random namespace and tag.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms"})
+class OperationsEndpointsTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void idworkerEndpointListsTheWorkerAndTheSegmentTag() throws Exception {
+        String tag = "t-" + UUID.randomUUID().toString().substring(0, 13);
+        assertThat(SampleHttp.get(port, "/ids/next").status()).isEqualTo(200);
+        assertThat(SampleHttp.get(port, "/ids/segment/" + tag).status()).isEqualTo(200);
+
+        SampleHttp.Response response = SampleHttp.get(port, "/actuator/idworker");
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode body = response.body();
+        for (String array : new String[] {"workers", "segments", "sequences", "serialRules", "pools"}) {
+            assertThat(body.get(array).isArray()).as(array).isTrue();
+        }
+        JsonNode worker = body.get("workers").get(0);
+        assertThat(worker.get("state").asString()).isEqualTo("issuing");
+        assertThat(worker.get("workerId").isNumber()).isTrue();
+        assertThat(worker.get("highWater").asString()).endsWith("Z");
+        assertThat(worker.get("issued").asLong()).isPositive();
+        JsonNode segment = null;
+        for (JsonNode s : body.get("segments")) {
+            if (s.get("tag").asString().equals(tag)) {
+                segment = s;
+            }
+        }
+        assertThat(segment).as("segment tag " + tag).isNotNull();
+        assertThat(segment.get("current").get("start").asLong()).isPositive();
+        assertThat(segment.get("issued").asLong()).isEqualTo(1);
+        assertThat(body.get("serialRules").findValuesAsString("rule")).contains("order", "invoice");
+    }
+
+    @Test
+    void healthHasIdworkersComponentsUpAndMetricsHaveTheIssuedIds() throws Exception {
+        assertThat(SampleHttp.get(port, "/ids/next").status()).isEqualTo(200);
+        SampleHttp.Response health = SampleHttp.get(port, "/actuator/health");
+        assertThat(health.status()).isEqualTo(200);
+        JsonNode components = health.body().get("components");
+        for (String name : new String[] {"idWorker", "idworkerSegments", "idworkerSequences", "idworkerSerials"}) {
+            assertThat(components.get(name).get("status").asString()).as(name).isEqualTo("UP");
+        }
+        SampleHttp.Response issued = SampleHttp.get(port, "/actuator/metrics/idworker.ids.issued?tag=mode:snowflake");
+        assertThat(issued.status()).isEqualTo(200);
+        assertThat(issued.body().get("measurements").get(0).get("value").asDouble()).isPositive();
+    }
+}

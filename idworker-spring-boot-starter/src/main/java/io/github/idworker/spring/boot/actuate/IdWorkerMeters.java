@@ -1,0 +1,253 @@
+package io.github.idworker.spring.boot.actuate;
+
+import io.github.idworker.pool.IdPools;
+import io.github.idworker.pool.PoolSnapshot;
+import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
+import io.github.idworker.serial.SerialNumbers;
+import io.github.idworker.serial.SerialRuleStatus;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.WorkerStatus;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Micrometer meters over the counters every generator keeps in memory: function counters, gauges and function
+ * timers that read those counters when the registry publishes, so the hot paths never touch Micrometer. Names
+ * and tags are listed in the README (section Operations); every meter carries the tag naming its generator
+ * ({@code namespace}, {@code tag}, {@code rule} or {@code entity}), and {@value #ISSUED} carries {@code mode}
+ * and {@code name} so one meter covers every mode with one set of tag keys, as Prometheus requires.
+ *
+ * <p>Segment tags and sequences appear on first use, pools with the table's scan, so {@link #refresh()} runs
+ * every {@link #REFRESH_INTERVAL} (and once at start): it registers the meters of generators that appeared and
+ * removes those of generators that went away. It reads memory only.
+ */
+public class IdWorkerMeters implements AutoCloseable {
+
+    /** IDs issued, every mode. */
+    public static final String ISSUED = "idworker.ids.issued";
+    /** How often generators that appear and disappear are looked for. */
+    public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
+
+    private final IdWorkerSources sources;
+    private final MeterRegistry registry;
+    /**
+     * Meters by the generator (for serial rules and pools, the reader) they read. Micrometer holds the objects of
+     * function meters weakly; this map holds them strongly until their meters are removed.
+     */
+    private final Map<Object, List<Meter>> registered = new HashMap<>();
+    private ScheduledExecutorService refresher;
+
+    /**
+     * @param sources the generators of the context
+     * @param registry where the meters live
+     */
+    public IdWorkerMeters(IdWorkerSources sources, MeterRegistry registry) {
+        this.sources = sources;
+        this.registry = registry;
+    }
+
+    /** Registers the meters of the generators present now and refreshes them every {@link #REFRESH_INTERVAL}. */
+    public synchronized void start() {
+        refresh();
+        if (refresher == null) {
+            refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "idworker-meters");
+                t.setDaemon(true);
+                return t;
+            });
+            long every = REFRESH_INTERVAL.toMillis();
+            refresher.scheduleWithFixedDelay(this::refreshQuietly, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            // a context closing under the refresher; the next run (or close) settles it
+        }
+    }
+
+    /** Registers the meters of generators that appeared and removes those of generators that went away. */
+    public synchronized void refresh() {
+        Map<Object, Runnable> present = new HashMap<>();
+        sources.workers().values().forEach(w -> present.put(w, () -> bindWorker(w)));
+        sources.segments().values().forEach(g -> present.put(g, () -> bindSegment(g)));
+        sources.sequences().values().forEach(g -> present.put(g, () -> bindSequence(g)));
+        // the readers are the keys, so the map keeps them alive: a function timer holds its object weakly
+        sources.serials().values().forEach(serials -> serials.ruleStatuses().forEach(s -> {
+            RuleReader r = new RuleReader(serials, s.rule());
+            present.put(r, () -> bindSerialRule(r));
+        }));
+        sources.pools().values().forEach(pools -> pools.snapshots().forEach(p -> {
+            PoolReader r = new PoolReader(pools, p.entity());
+            present.put(r, () -> bindPool(r));
+        }));
+        registered.entrySet().removeIf(e -> {
+            if (present.containsKey(e.getKey())) {
+                return false;
+            }
+            e.getValue().forEach(registry::remove);
+            return true;
+        });
+        present.forEach((key, bind) -> {
+            if (!registered.containsKey(key)) {
+                List<Meter> meters = new ArrayList<>();
+                current = meters;
+                try {
+                    bind.run();
+                } finally {
+                    current = null;
+                }
+                registered.put(key, meters);
+            }
+        });
+    }
+
+    /** The list the bind in progress adds its meters to; only touched under this object's lock. */
+    private List<Meter> current;
+
+    private void bindWorker(AbstractIdWorker w) {
+        Tags tags = Tags.of("namespace", w.namespace());
+        issued(w, "snowflake", w.namespace(), AbstractIdWorker::issuedCount);
+        gauge("idworker.lease.state", "1 while the worker holds a lease it may issue under, 0 when fenced, not started "
+                + "or closed", null, tags, w, x -> x.status().canIssue() ? 1 : 0);
+        gauge("idworker.lease.worker.id", "The leased worker id, -1 without a lease", null, tags, w,
+                x -> x.currentLease() == null ? -1 : x.currentLease().workerId());
+        gauge("idworker.lease.high.water.remaining", "Time until the lease's stored high-water: how long the worker "
+                + "issues if its centre stops answering now; negative when fenced", "seconds", tags, w, x -> {
+                    WorkerStatus s = x.status();
+                    return s.lease() == null ? Double.NaN : s.millisToHighWater() / 1000.0;
+                });
+        counter("idworker.lease.switches", "Moves to another worker id (lease lost, clock stepped back)", tags, w,
+                AbstractIdWorker::leaseSwitchCount);
+        counter("idworker.lease.fence.trips", "Callers that found the high-water reached and waited for a renewal",
+                tags, w, AbstractIdWorker::fenceTripCount);
+    }
+
+    private void bindSegment(SegmentIdGenerator g) {
+        Tags tags = Tags.of("tag", g.bizTag());
+        issued(g, "segment", g.bizTag(), x -> x.status().issued());
+        timer("idworker.segment.refills", "Ranges loaded from the database and the time the loads took", tags, g,
+                x -> x.status().refills(), x -> x.status().refillNanos());
+        counter("idworker.segment.refill.failures", "Range loads that failed", tags, g, x -> x.status().failedRefills());
+        counter("idworker.segment.waits", "Calls that found both buffers empty and waited for a load", tags, g,
+                x -> x.status().waits());
+        gauge("idworker.segment.remaining", "Numbers left in memory: the current range's rest plus the next range",
+                null, tags, g, x -> x.status().remaining());
+    }
+
+    private void bindSequence(RedisSegmentIdGenerator g) {
+        Tags tags = Tags.of("tag", g.bizTag());
+        issued(g, "sequence", g.bizTag(), x -> x.status().issued());
+        timer("idworker.sequence.refills", "Refills of the range in Redis run by this node and their time", tags, g,
+                x -> x.status().refills(), x -> x.status().refillNanos());
+        counter("idworker.sequence.waits", "Calls that found the range in Redis missing or used up and waited for a "
+                + "refill", tags, g, x -> x.status().waits());
+        counter("idworker.sequence.discarded.ranges", "Ranges allocated but not installed (gaps)", tags, g,
+                x -> x.status().discardedRanges());
+    }
+
+    private void bindSerialRule(RuleReader r) {
+        Tags tags = Tags.of("rule", r.rule());
+        issued(r, "serial", r.rule(), x -> x.status().issued());
+        timer("idworker.serial.refills", "Refills of the rule's stock made by this node and their time", tags, r,
+                x -> x.status().refills(), x -> x.status().refillNanos());
+        counter("idworker.serial.waits", "Calls that found the stock short and waited for a refill", tags, r,
+                x -> x.status().waits());
+        gauge("idworker.serial.stock", "Numbers left in the rule's stock as this node saw it last, -1 before the "
+                + "first hand-out", null, tags, r, x -> x.status().stock());
+    }
+
+    private void bindPool(PoolReader p) {
+        Tags tags = Tags.of("entity", p.entity());
+        issued(p, "pool", p.entity(), x -> x.snapshot().issued());
+        gauge("idworker.pool.level", "IDs in the pool as this node saw it last, -1 before it saw it", null, tags, p,
+                x -> x.snapshot().level());
+        gauge("idworker.pool.threshold.level", "Level below which a refill starts", null, tags, p,
+                x -> x.snapshot().thresholdLevel());
+        timer("idworker.pool.refills", "Refills appended by this node and their time", tags, p,
+                x -> x.snapshot().refills(), x -> x.snapshot().refillNanos());
+        counter("idworker.pool.refusals", "Takes refused because the pool held too few IDs",
+                tags.and("reason", "empty"), p, x -> x.snapshot().emptyRefusals());
+        counter("idworker.pool.refusals", "Takes refused by the entity's rate limit", tags.and("reason", "rate"), p,
+                x -> x.snapshot().rateLimited());
+        gauge("idworker.pool.check.age", "Time since this node's last refill check of the pool finished", "seconds",
+                tags, p, x -> {
+                    PoolSnapshot s = x.snapshot();
+                    Instant last = s.checkedAt() != null ? s.checkedAt() : s.trackedAt();
+                    return Duration.between(last, Instant.now()).toMillis() / 1000.0;
+                });
+    }
+
+    /** Reads one rule's status at publish time; zeros when the rule went away meanwhile. */
+    private record RuleReader(SerialNumbers serials, String rule) {
+        SerialRuleStatus status() {
+            for (SerialRuleStatus s : serials.ruleStatuses()) {
+                if (s.rule().equals(rule)) {
+                    return s;
+                }
+            }
+            return new SerialRuleStatus(rule, "", null, -1, 0, 0, 0, 0, 0, false, null, null);
+        }
+    }
+
+    /** Reads one pool's snapshot at publish time; zeros when the pool went away meanwhile. */
+    private record PoolReader(IdPools pools, String entity) {
+        PoolSnapshot snapshot() {
+            for (PoolSnapshot s : pools.snapshots()) {
+                if (s.entity().equals(entity)) {
+                    return s;
+                }
+            }
+            return new PoolSnapshot(entity, -1, null, 0, 0, Duration.ZERO, Duration.ZERO, Instant.now(), null, false,
+                    null, false, null, 0, 0, 0, 0, 0);
+        }
+    }
+
+    private <T> void issued(T source, String mode, String name, ToDoubleFunction<T> count) {
+        counter(ISSUED, "IDs issued by this process", Tags.of("mode", mode, "name", name), source, count);
+    }
+
+    private <T> void counter(String name, String description, Tags tags, T source, ToDoubleFunction<T> count) {
+        current.add(FunctionCounter.builder(name, source, count).description(description).tags(tags)
+                .register(registry));
+    }
+
+    private <T> void gauge(String name, String description, String unit, Tags tags, T source, ToDoubleFunction<T> value) {
+        current.add(Gauge.builder(name, source, value).description(description).baseUnit(unit).tags(tags)
+                .register(registry));
+    }
+
+    private <T> void timer(String name, String description, Tags tags, T source, ToDoubleFunction<T> count,
+                           ToDoubleFunction<T> totalNanos) {
+        current.add(FunctionTimer.builder(name, source, x -> (long) count.applyAsDouble(x), totalNanos,
+                TimeUnit.NANOSECONDS).description(description).tags(tags).register(registry));
+    }
+
+    /** Stops refreshing and removes every meter this object registered. */
+    @Override
+    public synchronized void close() {
+        if (refresher != null) {
+            refresher.shutdownNow();
+        }
+        registered.values().forEach(meters -> meters.forEach(registry::remove));
+        registered.clear();
+    }
+}

@@ -1,0 +1,86 @@
+package io.github.idworker.spring.boot.actuate;
+
+import io.github.idworker.IdGenerator;
+import io.github.idworker.pool.IdPools;
+import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.segment.SegmentIdGenerators;
+import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
+import io.github.idworker.segment.redis.RedisSequenceGenerators;
+import io.github.idworker.serial.SerialNumbers;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import org.springframework.beans.factory.ListableBeanFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The generators of every mode present in the application context, looked up afresh on each call, so that tags
+ * created on first use and beans of every {@code @Enable…} annotation are seen. Every lookup returns objects
+ * that live in memory; nothing here calls a store. Shared by the {@code idworker} endpoint, the health
+ * indicators and the meters.
+ */
+public final class IdWorkerSources {
+
+    private final ListableBeanFactory beans;
+
+    /** @param beans the context whose singletons are looked up (non-singletons and lazy beans are not created) */
+    public IdWorkerSources(ListableBeanFactory beans) {
+        this.beans = beans;
+    }
+
+    /** The snowflake workers, by bean name. */
+    public Map<String, AbstractIdWorker> workers() {
+        return new TreeMap<>(beansOf(AbstractIdWorker.class));
+    }
+
+    /** The in-process segment generators created so far, by tag. */
+    public Map<String, SegmentIdGenerator> segments() {
+        Map<String, SegmentIdGenerator> out = new TreeMap<>();
+        for (IdGenerator g : segmentLookups()) {
+            if (g instanceof SegmentIdGenerator s) {
+                out.putIfAbsent(s.bizTag(), s);
+            }
+        }
+        return out;
+    }
+
+    /** The strictly ordered Redis sequences created so far, by tag. */
+    public Map<String, RedisSegmentIdGenerator> sequences() {
+        Map<String, RedisSegmentIdGenerator> out = new TreeMap<>();
+        for (RedisSequenceGenerators lookup : beansOf(RedisSequenceGenerators.class).values()) {
+            lookup.generators().forEach(out::putIfAbsent);
+        }
+        // a SegmentIdGenerators may be built over Redis generators as its Javadoc shows
+        for (IdGenerator g : segmentLookups()) {
+            if (g instanceof RedisSegmentIdGenerator r) {
+                out.putIfAbsent(r.bizTag(), r);
+            }
+        }
+        return out;
+    }
+
+    /** The serial number beans, by bean name. */
+    public Map<String, SerialNumbers> serials() {
+        return new TreeMap<>(beansOf(SerialNumbers.class));
+    }
+
+    /** The ID pool beans, by bean name. */
+    public Map<String, IdPools> pools() {
+        return new TreeMap<>(beansOf(IdPools.class));
+    }
+
+    private List<IdGenerator> segmentLookups() {
+        List<IdGenerator> out = new ArrayList<>();
+        for (SegmentIdGenerators lookup : beansOf(SegmentIdGenerators.class).values()) {
+            out.addAll(lookup.generators().values());
+        }
+        return out;
+    }
+
+    private <T> Map<String, T> beansOf(Class<T> type) {
+        // no eager init: a probe must never create a bean (which could call a store) as a side effect
+        return beans.getBeansOfType(type, false, false);
+    }
+}
