@@ -60,8 +60,10 @@ class StatusPageBrowserTest {
 
     @BeforeEach
     void openBrowser() {
-        assertThat(new File(CHROMIUM)).as("Debian's chromium (apt-get install chromium chromium-driver)").canExecute();
-        assertThat(new File(CHROMEDRIVER)).as("Debian's chromium-driver (apt-get install chromium-driver)").canExecute();
+        assertThat(new File(CHROMIUM).canExecute()).as("Debian's chromium at " + CHROMIUM
+                + " (apt-get install chromium chromium-driver)").isTrue();
+        assertThat(new File(CHROMEDRIVER).canExecute()).as("Debian's chromium-driver at " + CHROMEDRIVER
+                + " (apt-get install chromium-driver)").isTrue();
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
         ChromeOptions options = new ChromeOptions();
