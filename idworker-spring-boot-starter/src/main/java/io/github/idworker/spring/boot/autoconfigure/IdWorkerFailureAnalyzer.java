@@ -47,6 +47,9 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     }
 
     private String action(IdWorkerException cause) {
+        if (cause instanceof SingleDataSource.MissingDataSourceException missing) {
+            return missing.action();
+        }
         if (cause instanceof IdWorkerConfigurationException config) {
             if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's lease tables (the slot table and its \"_ns\" namespace table) with the DDL "
