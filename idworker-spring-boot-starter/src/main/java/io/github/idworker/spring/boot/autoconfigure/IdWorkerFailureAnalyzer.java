@@ -69,6 +69,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 return "Create idworker's pool table with the DDL for your database (see the README), or set "
                         + POOL_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
+            if (WorkerOptionsFactory.APPLICATION_NAME.equals(config.getProperty())) {
+                return "Set idworker.namespace to a valid namespace (it then no longer defaults to "
+                        + WorkerOptionsFactory.APPLICATION_NAME + "), or change " + WorkerOptionsFactory.APPLICATION_NAME
+                        + " to 1 to 64 letters, digits, '.', '_', ':' or '-'.";
+            }
             if (config.getProperty().startsWith("@EnableIdWorker")) {
                 return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";
             }
