@@ -12,14 +12,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The tables of one JDBC centre: their DDL per database, read from
- * {@code io/github/idworker/<folder>/schema-<database>.sql} with {@code ${table}} standing for the main table's
- * name, and the check that they exist with the columns the centre uses. The DDL file may hold several
- * statements, each ended by {@code ;} at the end of a line; lines starting with {@code --} are comments. Shared by the lease centre
- * and the segment allocator, so both load and check their tables alike.
+ * {@code io/github/idworker/<folder>/schema-<database>.sql}, and the check that they exist with the columns the
+ * centre uses. Shared by every JDBC store, so all load and check their tables alike.
+ *
+ * <p>The shipped files are plain DDL for the default table names, so {@code spring.sql.init} or Flyway can run
+ * them as they are. For a custom name, every identifier that starts with the default name (the main table and
+ * the tables named after it, such as {@code idworker_worker_slot_ns}) gets the custom name instead; nothing
+ * else in the file starts with it. A file may hold several statements, each ended by {@code ;} at the end of a
+ * line; lines starting with {@code --} are comments.
  */
 public final class JdbcSchema {
 
@@ -29,19 +34,23 @@ public final class JdbcSchema {
     private static final int MAX_IDENTIFIER = 63;
 
     private final String folder;
+    private final String defaultTable;
     private final String table;
     private final String initializeSchemaProperty;
     private final Map<String, String> columnsByTable;
 
     /**
      * @param folder the resource folder under {@code io/github/idworker/}, the store's package, e.g. {@code lease/jdbc}
-     * @param table the main table's name, put in for {@code ${table}}
+     * @param defaultTable the main table's name in the shipped DDL
+     * @param table the main table's name to create and check, put in for {@code defaultTable}
      * @param initializeSchemaProperty the property that makes the application create the tables, named when
      *        they are missing
      * @param columnsByTable every table of the script and the columns the centre reads and writes in it
      */
-    public JdbcSchema(String folder, String table, String initializeSchemaProperty, Map<String, String> columnsByTable) {
+    public JdbcSchema(String folder, String defaultTable, String table, String initializeSchemaProperty,
+                      Map<String, String> columnsByTable) {
         this.folder = folder;
+        this.defaultTable = defaultTable;
         this.table = table;
         this.initializeSchemaProperty = initializeSchemaProperty;
         this.columnsByTable = new LinkedHashMap<>(columnsByTable);
@@ -77,7 +86,7 @@ public final class JdbcSchema {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the class path");
             }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${table}", table);
+            String text = renamed(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             List<String> statements = new ArrayList<>();
             StringBuilder sql = new StringBuilder();
             for (String line : text.split("\n")) {
@@ -98,6 +107,18 @@ public final class JdbcSchema {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + resource, e);
         }
+    }
+
+    /**
+     * The DDL with the default name replaced where it starts an identifier; a longer identifier that merely
+     * contains it (preceded by a letter, digit, '_' or '.') is left alone.
+     */
+    private String renamed(String ddl) {
+        if (table.equals(defaultTable)) {
+            return ddl;
+        }
+        return Pattern.compile("(?<![A-Za-z0-9_.])" + Pattern.quote(defaultTable) + "(?![A-Za-z0-9])")
+                .matcher(ddl).replaceAll(Matcher.quoteReplacement(table));
     }
 
     private static void addStatement(List<String> statements, StringBuilder sql) {
@@ -145,8 +166,9 @@ public final class JdbcSchema {
                 throw new IdWorkerConfigurationException(initializeSchemaProperty, "table '" + t.getKey()
                         + "' is missing or lacks idworker's columns in " + jdbc.location() + " ("
                         + StoreLocations.redact(String.valueOf(missing.getMessage()).trim())
-                        + "). Create it with the DDL in " + resource(dialect) + " (see the README) or set "
-                        + initializeSchemaProperty + "=always", missing);
+                        + "). Create it with the DDL in " + resource(dialect)
+                        + (table.equals(defaultTable) ? "" : " (with " + defaultTable + " replaced by " + table + ")")
+                        + " (see the README) or set " + initializeSchemaProperty + "=always", missing);
             }
         }
     }

@@ -74,6 +74,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
      */
     private static final long STOPPED = -1L;
     private static final String HOST = hostName();
+    private static final long PID = ProcessHandle.current().pid();
 
     private final ISequenceManager manager;
     private final WorkerOptions options;
@@ -173,9 +174,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 shutdownHook = new Thread(this::close, "idworker-shutdown-" + options.namespace());
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
             }
-            log.info("idworker namespace '{}' leased worker id {} (floor {}, high-water {}); {}; time bits last until {}",
-                    options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
-                    Instant.ofEpochMilli(lease.highWaterMillis()), layout, layout.endOfLife());
+            log.info("idworker namespace '{}' issues IDs with worker id {}; {}; time bits last until {}",
+                    options.namespace(), lease.workerId(), layout, layout.endOfLife());
         }
         if (closed) {
             // close() ran after the check above and before the keeper existed: undo the start here
@@ -349,6 +349,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         }
         if (fence == f && !closed) {
             publish(renewed);
+            log.debug("idworker namespace '{}' renewed worker id {} up to high-water {}", options.namespace(),
+                    renewed.workerId(), Instant.ofEpochMilli(renewed.highWaterMillis()));
         }
     }
 
@@ -597,9 +599,15 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         long ttl = options.leaseTtl().toMillis();
         WorkerLease lease = manager.borrow(new LeaseRequest(options.namespace(), layout.workerCapacity(),
                 UUID.randomUUID().toString(), options.leaseTtl(), clock.millis(), options.maxSkew(), HOST,
-                ProcessHandle.current().pid(), layout.pinned()));
+                PID, layout.pinned()));
         long maxWaitNanos = (ttl + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
         long started = System.nanoTime();
+        long ahead = lease.floorMillis() - clock.millis();
+        if (ahead >= 0) {
+            log.info("idworker namespace '{}' waits {} ms before it issues IDs with worker id {}: the worker id's floor "
+                    + "{} lies ahead of this clock, because {}", options.namespace(), ahead + 1, lease.workerId(),
+                    Instant.ofEpochMilli(lease.floorMillis()), floorReason(ahead, ttl));
+        }
         long now;
         while ((now = clock.millis()) <= lease.floorMillis()) {
             if (System.nanoTime() - started > maxWaitNanos || closed) {
@@ -626,7 +634,22 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                         options.namespace(), lease.workerId(), e.toString());
             }
         }
+        log.info("idworker namespace '{}' borrowed worker id {} (floor {}, high-water {}, holder {} pid {})",
+                options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
+                Instant.ofEpochMilli(lease.highWaterMillis()), HOST, PID);
         return lease;
+    }
+
+    /**
+     * Why a floor lies {@code aheadMillis} ahead of this clock. A past holder's high-water is at most its clock
+     * plus the ttl, so a floor further ahead than the ttl is a centre's guard for a record it does not have.
+     */
+    private String floorReason(long aheadMillis, long ttlMillis) {
+        return aheadMillis > ttlMillis
+                ? "the centre holds no record of this worker id's past (a namespace new to this centre, or its data "
+                        + "was lost or evicted), so no ID is issued until any holder it may have forgotten has reached "
+                        + "the end of its lease: ttl + max-skew = " + options.leaseTtl().plus(options.maxSkew())
+                : "an earlier holder of the worker id may have issued IDs up to it";
     }
 
     /** Runs {@code task} on the keeper and waits for it; on the keeper thread itself, runs it directly. */
@@ -694,10 +717,27 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
     }
 
     private void noteFailure(String what, Throwable e) {
-        lastRenewalFailure = Instant.ofEpochMilli(clock.millis()) + " " + e;
+        long now = clock.millis();
+        lastRenewalFailure = Instant.ofEpochMilli(now) + " " + e;
         Fence f = fence;
-        log.warn("idworker namespace '{}' {}; identifiers continue up to the high-water {}: {}", options.namespace(),
-                what, f == null ? "-" : Instant.ofEpochMilli(f.lease().highWaterMillis()), e.toString());
+        log.warn("idworker namespace '{}' {}; {}: {}", options.namespace(), what, fenceOutlook(f, now), e.toString());
+    }
+
+    /**
+     * What a failed renewal means for callers now: a high-water still ahead leaves time to retry, one already
+     * passed stops issuing until a renewal succeeds.
+     */
+    private String fenceOutlook(Fence f, long now) {
+        if (f == null) {
+            return "no worker id is held";
+        }
+        long left = f.lease().highWaterMillis() - now;
+        Instant highWater = Instant.ofEpochMilli(f.lease().highWaterMillis());
+        return left > 0
+                ? "IDs continue for " + left + " ms more, up to the high-water " + highWater
+                : "no IDs are issued: the high-water " + highWater + " passed " + (-left) + " ms ago, so callers wait "
+                        + "up to idworker.lease.fence-wait (" + options.fenceWait() + ") and then get "
+                        + "LeaseLostException until a renewal succeeds";
     }
 
     private String lastFailureSuffix() {
@@ -715,6 +755,9 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         }
         try {
             manager.giveBack(lease, lastIssuedMillis);
+            log.info("idworker namespace '{}' returned worker id {} (high-water {}, the last issued timestamp; holder "
+                    + "{} pid {})", options.namespace(), lease.workerId(), Instant.ofEpochMilli(lastIssuedMillis), HOST,
+                    PID);
         } catch (RuntimeException e) {
             log.warn("idworker namespace '{}' could not return worker id {}; it expires with its lease: {}",
                     options.namespace(), lease.workerId(), e.toString());

@@ -4,6 +4,7 @@ import io.github.idworker.IdWorkerConfigurationException;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Validated settings of one snowflake worker. Every setting has a safe default; {@link Builder#build()}
@@ -85,6 +86,17 @@ public final class WorkerOptions {
         return shutdownHook;
     }
 
+    /** What a namespace may be, in the words of a configuration error. */
+    public static final String NAMESPACE_RULE =
+            "must be 1 to 64 characters of ASCII letters, digits, '.', '_', ':' or '-' (no spaces)";
+
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    /** Whether {@code namespace} keeps {@link #NAMESPACE_RULE}: it becomes part of table rows and Redis keys. */
+    public static boolean isValidNamespace(String namespace) {
+        return namespace != null && NAMESPACE.matcher(namespace).matches();
+    }
+
     /** Collects settings; {@link #build()} validates them. */
     public static final class Builder {
         private String namespace = "default";
@@ -161,9 +173,9 @@ public final class WorkerOptions {
         }
 
         public WorkerOptions build() {
-            if (namespace == null || !namespace.matches("[A-Za-z0-9._:-]{1,64}")) {
+            if (!isValidNamespace(namespace)) {
                 throw new IdWorkerConfigurationException("idworker.namespace",
-                        "must be 1 to 64 characters of letters, digits, '.', '_', ':' or '-', was '" + namespace + "'");
+                        NAMESPACE_RULE + ", was '" + namespace + "'");
             }
             if (layout == null) {
                 layout = SnowflakeLayout.defaults();

@@ -35,15 +35,7 @@ public class IdController {
 
     @GetMapping("/decode/{id}")
     public DecodedIdResponse decode(@PathVariable("id") String id) {
-        long value;
-        try {
-            value = Long.parseLong(id.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("id", "must be a non-negative 64-bit integer, was '" + id + "'");
-        }
-        if (value < 0) {
-            throw new InvalidParameterException("id", "must be a non-negative 64-bit integer, was " + value);
-        }
+        long value = parseDecimal("id", id, 0, Long.MAX_VALUE, "must be a non-negative 64-bit integer");
         return DecodedIdResponse.of(idWorker.decode(value));
     }
 
@@ -52,15 +44,29 @@ public class IdController {
         if (count == null) {
             return 1;
         }
-        String allowed = "must be an integer from 1 to " + MAX_COUNT;
-        int n;
-        try {
-            n = Integer.parseInt(count.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("count", allowed + ", was '" + count + "'");
+        return (int) parseDecimal("count", count, 1, MAX_COUNT, "must be an integer from 1 to " + MAX_COUNT);
+    }
+
+    /**
+     * {@code value} as plain decimal digits between {@code min} and {@code max}. Strict on purpose: Java's parsers
+     * take a sign ({@code +2}) and callers used to trim spaces, so one number had several spellings; here only
+     * "0" may start with 0, and nothing but ASCII digits is allowed.
+     *
+     * @throws InvalidParameterException naming {@code parameter} and {@code allowed}
+     */
+    static long parseDecimal(String parameter, String value, long min, long max, String allowed) {
+        String rule = allowed + " in plain decimal digits (no sign, spaces or leading zeros), was '" + value + "'";
+        if (value == null || !value.matches("0|[1-9][0-9]{0,18}")) {
+            throw new InvalidParameterException(parameter, rule);
         }
-        if (n < 1 || n > MAX_COUNT) {
-            throw new InvalidParameterException("count", allowed + ", was " + n);
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException tooLarge) {
+            throw new InvalidParameterException(parameter, rule);
+        }
+        if (n < min || n > max) {
+            throw new InvalidParameterException(parameter, rule);
         }
         return n;
     }

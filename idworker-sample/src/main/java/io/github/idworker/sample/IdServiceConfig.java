@@ -56,7 +56,7 @@ public class IdServiceConfig {
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcAppStore store = new JdbcAppStore(dataSource, service.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
-        if (service.getInitializeSchema().creates(store.dialect())) {
+        if (service.getInitializeSchema().creates(dataSource)) {
             store.createSchemaIfMissing();
         }
         store.verifySchema();

@@ -25,7 +25,7 @@ public class IdServiceProperties {
     /** The application table. */
     private String table = JdbcAppStore.DEFAULT_TABLE;
 
-    /** When to create the application table: embedded (H2 only), always, never. */
+    /** When to create the application table: embedded (an in-memory database, as Spring Boot judges it), always, never. */
     private IdWorkerProperties.SchemaInitialization initializeSchema = IdWorkerProperties.SchemaInitialization.EMBEDDED;
 
     /** How far a call's X-Timestamp may be from this server's clock, either way. */

@@ -132,14 +132,16 @@ abstract class AbstractIdEndpointsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "10001", "abc", "-1", "", "99999999999"})
+    @ValueSource(strings = {"0", "10001", "abc", "-1", "", "99999999999", "+2", "02", "%202", "2%20", "%2B2", "2.0",
+            "%D9%A2"})
     void aCountOutsideOneToTenThousandIsABadRequestNamingCount(String count) throws Exception {
         Response response = get("/ids/next?count=" + count);
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.contentType()).startsWith("application/problem+json");
         assertThat(response.body().get("status").asInt()).isEqualTo(400);
         assertThat(response.body().get("parameter").asString()).isEqualTo("count");
-        assertThat(response.body().get("detail").asString()).contains("count").contains("from 1 to 10000");
+        assertThat(response.body().get("detail").asString()).contains("count").contains("from 1 to 10000")
+                .contains("plain decimal digits");
     }
 
     @Test
@@ -157,7 +159,7 @@ abstract class AbstractIdEndpointsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"-1", "abc", "1.5", "9223372036854775808"})
+    @ValueSource(strings = {"-1", "abc", "1.5", "9223372036854775808", "+5", "05", "%205", "5%20"})
     void decodeOfANegativeOrNonNumericIdIsABadRequest(String id) throws Exception {
         Response response = get("/ids/decode/" + id);
         assertThat(response.status()).isEqualTo(400);

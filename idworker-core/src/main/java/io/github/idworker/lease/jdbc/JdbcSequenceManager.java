@@ -117,7 +117,7 @@ public class JdbcSequenceManager implements ISequenceManager {
         Map<String, String> columns = new LinkedHashMap<>();
         columns.put(table, "ns, slot_id, owner_token, expires_at, high_water, host_name, pid, started_at");
         columns.put(nsTable, "ns, layout, guard_ms, slots_created, created_at");
-        this.schema = new JdbcSchema("lease/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, columns);
+        this.schema = new JdbcSchema("lease/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY, columns);
     }
 
     /** The slot table. */

@@ -96,7 +96,7 @@ public class JdbcPoolStore implements PoolStore {
         }
         this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("pool/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY,
+        this.schema = new JdbcSchema("pool/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(table, COLUMNS + ", created_at, update_time"));
     }
 

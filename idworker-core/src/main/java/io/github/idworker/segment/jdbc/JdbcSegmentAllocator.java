@@ -49,8 +49,8 @@ import java.util.OptionalLong;
  * a duplicate-key error means a concurrent registration won, which is success too. An existing row is never
  * changed.
  *
- * <p>DDL per database: {@code io/github/idworker/segment/jdbc/schema-{h2,mysql,postgresql}.sql}, with {@code ${table}}
- * for the table name; {@link #createSchemaIfMissing()} runs it.
+ * <p>DDL per database: {@code io/github/idworker/segment/jdbc/schema-{h2,mysql,postgresql}.sql}, plain DDL for
+ * {@value #DEFAULT_TABLE}; {@link #createSchemaIfMissing()} runs it with the configured table name put in.
  */
 public class JdbcSegmentAllocator implements SegmentAllocator {
 
@@ -93,7 +93,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         }
         this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("segment/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY,
+        this.schema = new JdbcSchema("segment/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(tableName, "biz_tag, max_id, step, description, update_time"));
         this.autoCreateTags = autoCreateTags;
     }

@@ -91,7 +91,7 @@ public class JdbcSerialStore implements SerialStore {
         this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, PERIOD_TABLE_SUFFIX);
         this.periodTable = tableName + PERIOD_TABLE_SUFFIX;
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("serial/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
+        this.schema = new JdbcSchema("serial/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
                 table, RULE_COLUMNS + ", shape, created_at",
                 periodTable, "rule_name, period, high_water, update_time"));
     }

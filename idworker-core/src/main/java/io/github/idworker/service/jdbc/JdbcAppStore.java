@@ -59,7 +59,7 @@ public class JdbcAppStore implements AppStore {
         }
         this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("service/jdbc", tableName, INITIALIZE_SCHEMA_PROPERTY,
+        this.schema = new JdbcSchema("service/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(table, COLUMNS + ", created_at, update_time"));
     }
 

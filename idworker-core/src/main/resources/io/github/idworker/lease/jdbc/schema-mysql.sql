@@ -1,5 +1,7 @@
 -- idworker worker-id leases, one row per (namespace, slot). MySQL 8 / MariaDB 10.5+.
-CREATE TABLE IF NOT EXISTS ${table} (
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.jdbc.table), replace idworker_worker_slot with it
+-- throughout; idworker's own initialize-schema does that itself.
+CREATE TABLE IF NOT EXISTS idworker_worker_slot (
     ns          VARCHAR(64)  NOT NULL COMMENT 'namespace (id space)',
     slot_id     INT          NOT NULL COMMENT 'worker id',
     owner_token VARCHAR(64)  NULL     COMMENT 'random token of the holder; NULL when free',
@@ -12,7 +14,7 @@ CREATE TABLE IF NOT EXISTS ${table} (
 ) ENGINE = InnoDB;
 
 -- One row per namespace: a slot row missing below slots_created was lost and comes back with a guarded floor.
-CREATE TABLE IF NOT EXISTS ${table}_ns (
+CREATE TABLE IF NOT EXISTS idworker_worker_slot_ns (
     ns            VARCHAR(64)  NOT NULL COMMENT 'namespace (id space)',
     layout        VARCHAR(128) NOT NULL COMMENT 'epoch and bit widths of the first borrow; never changes',
     guard_ms      BIGINT       NOT NULL COMMENT 'largest ttl + max-skew a borrower asked for, ms',

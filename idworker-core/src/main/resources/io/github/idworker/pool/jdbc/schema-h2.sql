@@ -1,6 +1,8 @@
 -- idworker ID pools, one row per entity; the table is the source of truth. H2 (any compatibility mode).
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.pool.table), replace idworker_id_pool with it
+-- throughout; idworker's own initialize-schema does that itself.
 -- None of the column names is a reserved word in H2, PostgreSQL, MySQL or MariaDB, so none is quoted.
-CREATE TABLE IF NOT EXISTS ${table} (
+CREATE TABLE IF NOT EXISTS idworker_id_pool (
     entity_key        VARCHAR(64)  NOT NULL, -- entity key, letters, digits, _, - and .; case-sensitive, as in Redis keys
     name              VARCHAR(128) NOT NULL, -- what the IDs number, for people
     increasing_type   VARCHAR(16)  NOT NULL, -- MONOTONIC (in take order) or TREND (chunks shuffled)

@@ -1,6 +1,8 @@
 -- idworker ID pools, one row per entity; the table is the source of truth. MySQL 8 / MariaDB 10.5+.
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.pool.table), replace idworker_id_pool with it
+-- throughout; idworker's own initialize-schema does that itself.
 -- None of the column names is a reserved word in MySQL, MariaDB, PostgreSQL or H2, so none is quoted.
-CREATE TABLE IF NOT EXISTS ${table} (
+CREATE TABLE IF NOT EXISTS idworker_id_pool (
     entity_key        VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'entity key, letters, digits, _, - and .; case-sensitive, as in Redis keys',
     name              VARCHAR(128) NOT NULL COMMENT 'what the IDs number, for people',
     increasing_type   VARCHAR(16)  NOT NULL COMMENT 'MONOTONIC (in take order) or TREND (chunks shuffled)',

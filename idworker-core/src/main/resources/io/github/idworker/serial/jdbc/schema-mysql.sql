@@ -1,5 +1,7 @@
 -- idworker serial rules, one row per rule; the table is the source of truth. MySQL 8 / MariaDB 10.5+.
-CREATE TABLE IF NOT EXISTS ${table} (
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.serial.table), replace idworker_serial_rule with it
+-- throughout; idworker's own initialize-schema does that itself.
+CREATE TABLE IF NOT EXISTS idworker_serial_rule (
     rule_name    VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'rule name, letters, digits, _ and -; case-sensitive',
     prefix       VARCHAR(32)  NOT NULL COMMENT 'text before the date; shape, never changes',
     date_pattern VARCHAR(16)  NOT NULL COMMENT 'yyyy, MM and dd, or empty; shape, never changes',
@@ -17,7 +19,7 @@ CREATE TABLE IF NOT EXISTS ${table} (
 ) ENGINE = InnoDB;
 
 -- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
-CREATE TABLE IF NOT EXISTS ${table}_period (
+CREATE TABLE IF NOT EXISTS idworker_serial_rule_period (
     rule_name   VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'case-sensitive, as in Redis keys',
     period      VARCHAR(8)   CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT '20261123, 202611, 2026 or all',
     high_water  BIGINT       NOT NULL COMMENT 'last number reserved; only grows, never past the rule max',

@@ -1,6 +1,8 @@
 -- idworker serial rules, one row per rule; the table is the source of truth. PostgreSQL 12+.
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.serial.table), replace idworker_serial_rule with it
+-- throughout; idworker's own initialize-schema does that itself.
 -- prefix, date_pattern, width, reset_period and zone_id are the rule's shape: they never change.
-CREATE TABLE IF NOT EXISTS ${table} (
+CREATE TABLE IF NOT EXISTS idworker_serial_rule (
     rule_name    VARCHAR(64)  NOT NULL,
     prefix       VARCHAR(32)  NOT NULL,
     date_pattern VARCHAR(16)  NOT NULL,
@@ -18,7 +20,7 @@ CREATE TABLE IF NOT EXISTS ${table} (
 );
 
 -- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
-CREATE TABLE IF NOT EXISTS ${table}_period (
+CREATE TABLE IF NOT EXISTS idworker_serial_rule_period (
     rule_name   VARCHAR(64)  NOT NULL,
     period      VARCHAR(8)   NOT NULL,
     high_water  BIGINT       NOT NULL,

@@ -1,6 +1,8 @@
 -- idworker ID service applications, one row per application key; the table is the source of truth. PostgreSQL 12+.
+-- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.service.table), replace idworker_app with it
+-- throughout; idworker's own initialize-schema does that itself.
 -- Keep this table as private as the secrets in it: a secret signs calls, so it is stored as issued, not hashed.
-CREATE TABLE IF NOT EXISTS ${table} (
+CREATE TABLE IF NOT EXISTS idworker_app (
     app_key          VARCHAR(64)   NOT NULL, -- the X-App-Key of the application: letters, digits, _, - and .
     name             VARCHAR(128)  NOT NULL, -- who the application is, for people
     secret           VARCHAR(256)  NOT NULL, -- the current secret (HMAC-SHA256 key), 16 to 256 printable ASCII characters

@@ -10,6 +10,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -25,8 +26,8 @@ import java.time.Duration;
  *
  * <p>Steps at startup: bind {@code idworker.*}; check the JDBC timeouts (statement timeout shorter than the
  * heartbeat, network timeout longer than the statement timeout); create the lease tables when
- * {@code idworker.jdbc.initialize-schema} says so; check the tables exist; build and validate the worker's
- * options; borrow a worker id. Steps at
+ * {@code idworker.jdbc.initialize-schema} says so (after any {@code spring.sql.init} scripts, Flyway or
+ * Liquibase); check the tables exist; build and validate the worker's options; borrow a worker id. Steps at
  * shutdown: return the worker id before the context's lifecycle beans stop.
  */
 @Configuration(proxyBeanMethods = false)
@@ -41,16 +42,11 @@ public class DBIdWorkerConfig {
 
     @Bean(name = SEQUENCE_MANAGER_BEAN)
     @ConditionalOnMissingBean(name = SEQUENCE_MANAGER_BEAN)
+    @DependsOnDatabaseInitialization
     public JdbcSequenceManager dbSequenceManager(ObjectProvider<DataSource> dataSources,
                                                  IdWorkerProperties properties, Environment environment) {
-        DataSource dataSource = dataSources.getIfUnique();
-        if (dataSource == null) {
-            throw new IdWorkerConfigurationException("spring.datasource.url",
-                    "@EnableIdWorker(mode = CenterMode.DB) needs exactly one DataSource bean (or one marked @Primary), "
-                            + "found " + dataSources.stream().count()
-                            + "; configure spring.datasource.*, or declare an ISequenceManager bean named "
-                            + SEQUENCE_MANAGER_BEAN);
-        }
+        DataSource dataSource = SingleDataSource.require(dataSources, "@EnableIdWorker(mode = CenterMode.DB)",
+                "an ISequenceManager bean named " + SEQUENCE_MANAGER_BEAN);
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcTimeouts timeouts = new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout());
         Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
@@ -61,7 +57,7 @@ public class DBIdWorkerConfig {
                     + timeouts.statementTimeout());
         }
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable(), timeouts);
-        if (jdbc.getInitializeSchema().creates(manager.dialect())) {
+        if (jdbc.getInitializeSchema().creates(dataSource)) {
             manager.createSchemaIfMissing();
         }
         manager.verifySchema();

@@ -80,18 +80,13 @@ public class IdPoolsConfig {
     @ConditionalOnMissingBean(name = STORE_BEAN)
     @DependsOnDatabaseInitialization
     public JdbcPoolStore poolStore(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
-        DataSource dataSource = dataSources.getIfUnique();
-        if (dataSource == null) {
-            throw new IdWorkerConfigurationException("spring.datasource.url",
-                    "@EnableIdPools needs exactly one DataSource bean (or one marked @Primary) for its pool table, "
-                            + "found " + dataSources.stream().count() + "; configure spring.datasource.*, or declare "
-                            + "a PoolStore bean named " + STORE_BEAN);
-        }
+        DataSource dataSource = SingleDataSource.require(dataSources, "@EnableIdPools",
+                "a PoolStore bean named " + STORE_BEAN);
         IdWorkerProperties.Pool pool = properties.getPool();
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcPoolStore store = new JdbcPoolStore(dataSource, pool.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
-        if (pool.getInitializeSchema().creates(store.dialect())) {
+        if (pool.getInitializeSchema().creates(dataSource)) {
             store.createSchemaIfMissing();
         }
         store.verifySchema();

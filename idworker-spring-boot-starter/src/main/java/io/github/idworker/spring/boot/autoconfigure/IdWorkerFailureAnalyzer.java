@@ -47,6 +47,9 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     }
 
     private String action(IdWorkerException cause) {
+        if (cause instanceof SingleDataSource.MissingDataSourceException missing) {
+            return missing.action();
+        }
         if (cause instanceof IdWorkerConfigurationException config) {
             if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's lease tables (the slot table and its \"_ns\" namespace table) with the DDL "
@@ -65,6 +68,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's pool table with the DDL for your database (see the README), or set "
                         + POOL_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
+            }
+            if (WorkerOptionsFactory.APPLICATION_NAME.equals(config.getProperty())) {
+                return "Set idworker.namespace to a valid namespace (it then no longer defaults to "
+                        + WorkerOptionsFactory.APPLICATION_NAME + "), or change " + WorkerOptionsFactory.APPLICATION_NAME
+                        + " to 1 to 64 letters, digits, '.', '_', ':' or '-'.";
             }
             if (config.getProperty().startsWith("@EnableIdWorker")) {
                 return "Add the dependency named above, or choose another CenterMode in @EnableIdWorker.";

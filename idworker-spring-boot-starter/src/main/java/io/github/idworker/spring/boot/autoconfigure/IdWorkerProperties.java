@@ -1,6 +1,5 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
-import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.serial.SerialReset;
@@ -8,6 +7,7 @@ import io.github.idworker.snowflake.BackwardsPolicy;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -320,23 +320,29 @@ public class IdWorkerProperties {
         }
     }
 
-    /** When the lease tables, the segment table, the serial tables or the pool table are created at startup. */
+    /**
+     * When the lease tables, the segment table, the serial tables, the pool table or the application table are
+     * created at startup; {@code EMBEDDED} means what it means for {@code spring.sql.init.mode}.
+     */
     public enum SchemaInitialization {
 
         /** Always create it when it is missing. */
         ALWAYS,
 
-        /** Create it when it is missing and the database is an embedded one (H2). */
+        /**
+         * Create it when it is missing and Spring Boot considers the DataSource embedded (an in-memory H2, HSQLDB
+         * or Derby, as for "spring.sql.init.mode=embedded"); a file-based H2 or a database server is not.
+         */
         EMBEDDED,
 
         /** Never create it; startup fails when it is missing. */
         NEVER;
 
-        /** Whether missing tables are created in a database of this dialect. */
-        public boolean creates(JdbcDialect dialect) {
+        /** Whether missing tables are created in {@code dataSource}. */
+        public boolean creates(DataSource dataSource) {
             return switch (this) {
                 case ALWAYS -> true;
-                case EMBEDDED -> dialect == JdbcDialect.H2;
+                case EMBEDDED -> EmbeddedDatabases.isEmbedded(dataSource);
                 case NEVER -> false;
             };
         }

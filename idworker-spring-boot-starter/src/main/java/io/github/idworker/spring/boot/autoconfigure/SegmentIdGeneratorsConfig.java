@@ -1,6 +1,5 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
-import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentGeneratorOptions;
@@ -44,18 +43,13 @@ public class SegmentIdGeneratorsConfig {
     @ConditionalOnMissingBean(name = ALLOCATOR_BEAN)
     @DependsOnDatabaseInitialization
     public JdbcSegmentAllocator segmentAllocator(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
-        DataSource dataSource = dataSources.getIfUnique();
-        if (dataSource == null) {
-            throw new IdWorkerConfigurationException("spring.datasource.url",
-                    "@EnableSegmentIdGenerators needs exactly one DataSource bean (or one marked @Primary), found "
-                            + dataSources.stream().count() + "; configure spring.datasource.*, or declare a "
-                            + "SegmentAllocator bean named " + ALLOCATOR_BEAN);
-        }
+        DataSource dataSource = SingleDataSource.require(dataSources, "@EnableSegmentIdGenerators",
+                "a SegmentAllocator bean named " + ALLOCATOR_BEAN);
         IdWorkerProperties.Segment segment = properties.getSegment();
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, segment.getTable(), segment.isAutoCreate(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
-        if (segment.getInitializeSchema().creates(allocator.dialect())) {
+        if (segment.getInitializeSchema().creates(dataSource)) {
             allocator.createSchemaIfMissing();
         }
         allocator.verifySchema();

@@ -52,18 +52,13 @@ public class SerialStoreConfig {
     @ConditionalOnMissingBean(name = STORE_BEAN)
     @DependsOnDatabaseInitialization
     public JdbcSerialStore serialStore(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
-        DataSource dataSource = dataSources.getIfUnique();
-        if (dataSource == null) {
-            throw new IdWorkerConfigurationException("spring.datasource.url",
-                    "@EnableSerialNumbers needs exactly one DataSource bean (or one marked @Primary) for its rule "
-                            + "table, found " + dataSources.stream().count() + "; configure spring.datasource.*, or "
-                            + "declare a SerialStore bean named " + STORE_BEAN);
-        }
+        DataSource dataSource = SingleDataSource.require(dataSources, "@EnableSerialNumbers",
+                "a SerialStore bean named " + STORE_BEAN);
         IdWorkerProperties.Serial serial = properties.getSerial();
         IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
         JdbcSerialStore store = new JdbcSerialStore(dataSource, serial.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
-        if (serial.getInitializeSchema().creates(store.dialect())) {
+        if (serial.getInitializeSchema().creates(dataSource)) {
             store.createSchemaIfMissing();
         }
         store.verifySchema();

@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.snowflake.TickingMillisClock;
@@ -14,17 +15,39 @@ import org.springframework.util.StringUtils;
 final class WorkerOptionsFactory {
 
     static final String DEFAULT_NAMESPACE = "default";
+    static final String APPLICATION_NAME = "spring.application.name";
+    static final String WORKER_BITS = "idworker.snowflake.worker-bits";
 
     private WorkerOptionsFactory() {
     }
 
-    /** The configured namespace, else {@code spring.application.name}, else {@value #DEFAULT_NAMESPACE}. */
+    /**
+     * The configured namespace, else {@code spring.application.name}, else {@value #DEFAULT_NAMESPACE}. A
+     * namespace taken from {@code spring.application.name} is checked here, so that its error names where the
+     * value came from rather than the unset {@code idworker.namespace}.
+     */
     static String namespace(IdWorkerProperties properties, Environment environment) {
         if (properties.getNamespace() != null) {
             return properties.getNamespace();
         }
-        String applicationName = environment.getProperty("spring.application.name");
-        return StringUtils.hasText(applicationName) ? applicationName : DEFAULT_NAMESPACE;
+        String applicationName = environment.getProperty(APPLICATION_NAME);
+        if (!StringUtils.hasText(applicationName)) {
+            return DEFAULT_NAMESPACE;
+        }
+        if (!WorkerOptions.isValidNamespace(applicationName)) {
+            throw new IdWorkerConfigurationException(APPLICATION_NAME, "is '" + applicationName + "', and with "
+                    + "idworker.namespace unset the namespace defaults to " + APPLICATION_NAME + "; a namespace "
+                    + WorkerOptions.NAMESPACE_RULE + ". Set idworker.namespace to a valid name (e.g. '"
+                    + suggestion(applicationName) + "'), or change " + APPLICATION_NAME);
+        }
+        return applicationName;
+    }
+
+    /** The application name with every character a namespace does not allow replaced by '-'. */
+    private static String suggestion(String applicationName) {
+        String cleaned = applicationName.strip().replaceAll("[^A-Za-z0-9._:-]+", "-").replaceAll("^-|-$", "");
+        cleaned = cleaned.isEmpty() ? DEFAULT_NAMESPACE : cleaned;
+        return cleaned.length() > 64 ? cleaned.substring(0, 64) : cleaned;
     }
 
     /**
@@ -34,6 +57,13 @@ final class WorkerOptionsFactory {
     static WorkerOptions create(IdWorkerProperties properties, Environment environment) {
         IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
         IdWorkerProperties.Lease lease = properties.getLease();
+        if (snowflake.getWorkerBits() < 1) {
+            // the core allows a single worker id for programs that know they run once; an application started
+            // through the starter usually runs as several instances, the second of which could never start
+            throw new IdWorkerConfigurationException(WORKER_BITS, "must be 1 to 20 (2^worker-bits workers may run at "
+                    + "once in a namespace), was " + snowflake.getWorkerBits() + ": with 0 a namespace has a single "
+                    + "worker id, so a second instance of the application fails with WorkerIdExhaustedException");
+        }
         SnowflakeLayout layout = SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(),
                 snowflake.getWorkerBits(), snowflake.getSequenceBits());
         return WorkerOptions.builder()

@@ -197,8 +197,9 @@ class DBIdWorkerConfigTest {
     void closingTheContextReturnsTheLease() throws Exception {
         String url = TestNames.h2Url();
         String namespace = TestNames.namespace();
-        // one worker id only: a second worker can start only if the first one returned it
-        ApplicationContextRunner oneSlot = db(url, namespace).withPropertyValues("idworker.snowflake.worker-bits=0");
+        // two worker ids (the fewest the starter allows): the second worker takes worker id 0 again only because
+        // the first returned it with its high-water in the past
+        ApplicationContextRunner oneSlot = db(url, namespace).withPropertyValues("idworker.snowflake.worker-bits=1");
         long[] lastId = new long[1];
         long[] lastTimestamp = new long[1];
         oneSlot.run(context -> {
@@ -223,6 +224,8 @@ class DBIdWorkerConfigTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             idworker.snowflake.worker-bits=30                                            | idworker.snowflake.worker-bits
+            idworker.snowflake.worker-bits=0                                             | idworker.snowflake.worker-bits
+            idworker.snowflake.worker-bits=-1                                            | idworker.snowflake.worker-bits
             idworker.snowflake.timestamp-bits=42,idworker.snowflake.sequence-bits=12     | idworker.snowflake.timestamp-bits
             idworker.snowflake.epoch=2999-01-01T00:00:00Z                                | idworker.snowflake.epoch
             idworker.lease.ttl=0                                                         | idworker.lease.ttl
@@ -247,6 +250,47 @@ class DBIdWorkerConfigTest {
             assertThat(analysis.getDescription()).contains(property);
             assertThat(analysis.getAction()).contains(property);
         });
+    }
+
+    @Test
+    void zeroWorkerBitsAreRefusedSayingWhatIsAllowedAndWhy() {
+        db(TestNames.h2Url(), TestNames.namespace()).withPropertyValues("idworker.snowflake.worker-bits=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(StartupFailures.cause(context.getStartupFailure(), IdWorkerConfigurationException.class)
+                    .getMessage()).startsWith("idworker.snowflake.worker-bits: must be 1 to 20")
+                    .contains("was 0").contains("a second instance");
+        });
+    }
+
+    @Test
+    void anApplicationNameThatIsNoNamespaceIsBlamedOnSpringApplicationNameNotOnIdworkerNamespace() {
+        runner.withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.application.name=Order Service")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("spring.application.name");
+                    assertThat(cause.getMessage()).contains("'Order Service'")
+                            .contains("with idworker.namespace unset the namespace defaults to spring.application.name")
+                            .contains("1 to 64 characters of ASCII letters, digits, '.', '_', ':' or '-'")
+                            .contains("'Order-Service'");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getAction()).contains("Set idworker.namespace")
+                            .contains("change spring.application.name");
+                });
+    }
+
+    @Test
+    void anInvalidApplicationNameDoesNotMatterWhenIdworkerNamespaceIsSet() {
+        String namespace = TestNames.namespace();
+        runner.withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.application.name=Order Service",
+                        "idworker.namespace=" + namespace)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DBIdWorker.class).namespace()).isEqualTo(namespace);
+                });
     }
 
     @Test

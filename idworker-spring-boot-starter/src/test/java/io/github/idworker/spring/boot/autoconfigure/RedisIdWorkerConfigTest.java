@@ -152,8 +152,9 @@ class RedisIdWorkerConfigTest {
     @ValueSource(strings = {"lettuce", "jedis"})
     void closingTheContextReturnsTheLease(String clientType) {
         String namespace = TestNames.namespace();
-        // one worker id only: a second worker can start only if the first one returned it
-        ApplicationContextRunner oneSlot = redis(namespace, clientType).withPropertyValues("idworker.snowflake.worker-bits=0");
+        // two worker ids (the fewest the starter allows): the second worker takes worker id 0 again only because
+        // the first returned it with its high-water in the past
+        ApplicationContextRunner oneSlot = redis(namespace, clientType).withPropertyValues("idworker.snowflake.worker-bits=1");
         long[] last = new long[2];
         oneSlot.run(context -> {
             assertThat(context).hasNotFailed();
