@@ -4,6 +4,7 @@ import io.github.idworker.client.CircuitState;
 import io.github.idworker.client.ClientStats;
 import io.github.idworker.client.IdServiceClient;
 import io.github.idworker.signing.RequestSigner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every ID is unique, IDs of environment 1 (odd) stand in while 0 is down, and the client returns to the
  * restarted environment 0 (even IDs again, its circuit closed). Subclasses provide the environments.
  */
+@Tag("heavy")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 abstract class AbstractClientFailoverTest {
 

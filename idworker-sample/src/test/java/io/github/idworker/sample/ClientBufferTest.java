@@ -2,6 +2,7 @@ package io.github.idworker.sample;
 
 import io.github.idworker.client.ClientStats;
 import io.github.idworker.client.IdServiceClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * served from the buffer — the HTTP calls are at most one per batch (plus the first) — and once warm no caller
  * waits for a refill, because the refill starts while {@code refillThreshold} IDs are still buffered.
  */
+@Tag("heavy")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientBufferTest {
 

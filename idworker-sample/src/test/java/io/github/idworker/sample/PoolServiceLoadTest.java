@@ -3,6 +3,7 @@ package io.github.idworker.sample;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.signing.RequestSigner;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>{@code -Dload.seconds=N} sets each phase's length (default 3); the README's figures come from
  * {@code mvn -pl idworker-sample verify -Dtest=PoolServiceLoadTest -Dload.seconds=20}.
  */
+@Tag("heavy")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PoolServiceLoadTest {

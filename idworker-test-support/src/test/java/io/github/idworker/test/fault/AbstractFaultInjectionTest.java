@@ -1,6 +1,7 @@
 package io.github.idworker.test.fault;
 
 import io.github.idworker.snowflake.SnowflakeLayout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * process recorded is collected and the union checked for duplicates. Subclasses name the centre; the
  * real-services ones issue at least two million ids a run, the default build's variant fewer.
  */
+@Tag("heavy")
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractFaultInjectionTest {
 

@@ -8,6 +8,7 @@ import io.github.idworker.segment.SegmentIdGenerator;
 import io.github.idworker.segment.SegmentIdGenerators;
 import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.segment.UnknownSegmentTagException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -151,6 +152,7 @@ class SegmentIdGeneratorTest {
     }
 
     @Test
+    @Tag("heavy")
     void aSteadyCallerNeverWaitsForARangeOnceWarmedUp() {
         String tag = newTag();
         store.newAllocator(false).register(tag, 0, 100);

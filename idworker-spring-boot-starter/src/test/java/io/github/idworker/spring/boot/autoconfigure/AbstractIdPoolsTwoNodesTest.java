@@ -5,6 +5,7 @@ import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.spring.annotation.EnableIdPools;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,16 +43,15 @@ import static org.assertj.core.api.Assertions.fail;
  * Two application contexts as two nodes of one service, over one database and one Redis, sharing one
  * {@code MONOTONIC} entity whose pool holds two seconds of demand at its limit, so the run goes through many
  * refills by both nodes: eight takers (four per node) take 1 to 50 IDs at a steady 300 IDs/s each, 60 % of
- * {@code max-per-second}, for {@link #RUN} (a taker that falls behind goes on at its pace rather than bursting). Every ID is handed out once; whenever one take returned before
+ * {@code max-per-second}, for {@link #run()} (a taker that falls behind goes on at its pace rather than bursting). Every ID is handed out once; whenever one take returned before
  * another began, all its IDs are smaller; a monitor reading the list's length every few milliseconds never sees
  * it above {@code max-pool-size} nor empty after the first fill; no take is refused and no alarm raised. Node a
  * talks to Redis through Lettuce, node b through Jedis. Subclasses pick the database and the Redis.
  */
+@Tag("heavy")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 abstract class AbstractIdPoolsTwoNodesTest {
 
-    /** How long the takers take. */
-    static final Duration RUN = Duration.ofSeconds(60);
     private static final int TAKERS = 8;
     private static final int IDS_PER_TAKER_PER_SECOND = 300;
     private static final int MAX_PER_REQUEST = 50;
@@ -73,6 +73,14 @@ abstract class AbstractIdPoolsTwoNodesTest {
 
     /** Where the run took place, for the summary line. */
     protected abstract String describe();
+
+    /**
+     * How long the takers take: 60 s against the real services; the default build's run is shorter so the
+     * README's test command stays quick, and goes through the same refills, only fewer of them.
+     */
+    protected Duration run() {
+        return Duration.ofSeconds(60);
+    }
 
     @AfterEach
     void removeLeftovers() {
@@ -138,12 +146,12 @@ abstract class AbstractIdPoolsTwoNodesTest {
             System.out.printf("ID pools, two nodes over %s, %d s: %d takes, %d IDs, level %d..%d of %d, refills "
                             + "%d (node a) + %d (node b), appended %d, dropped %d, failures %d, alarms %d, takers "
                             + "behind their pace %d times%n",
-                    describe(), RUN.toSeconds(), result.takes.size(), ids, result.minLevel, result.maxLevel,
+                    describe(), run().toSeconds(), result.takes.size(), ids, result.minLevel, result.maxLevel,
                     MAX_POOL_SIZE, a.refills(), b.refills(), a.appendedIds() + b.appendedIds(),
                     a.droppedIds() + b.droppedIds(), result.failures.size(), alarms, result.lagged);
 
             assertThat(result.failures).as("takes refused at a steady rate within the limits").isEmpty();
-            assertThat(ids).as("IDs taken").isGreaterThan(RUN.toSeconds() * TAKERS * IDS_PER_TAKER_PER_SECOND / 2);
+            assertThat(ids).as("IDs taken").isGreaterThan(run().toSeconds() * TAKERS * IDS_PER_TAKER_PER_SECOND / 2);
             assertUnique(result.takes);
             assertAscendingWithinTakes(result.takes);
             assertOrderedAcrossTakes(result.takes);
@@ -167,7 +175,7 @@ abstract class AbstractIdPoolsTwoNodesTest {
         AtomicLong maxLevel = new AtomicLong();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong lagged = new AtomicLong();
-        long runNanos = RUN.toNanos();
+        long runNanos = run().toNanos();
         ExecutorService threads = Executors.newFixedThreadPool(TAKERS + 1);
         CyclicBarrier go = new CyclicBarrier(TAKERS);
         try {
@@ -220,7 +228,7 @@ abstract class AbstractIdPoolsTwoNodesTest {
                 }));
             }
             for (Future<?> f : takers) {
-                f.get(RUN.toSeconds() + 60, TimeUnit.SECONDS);
+                f.get(run().toSeconds() + 60, TimeUnit.SECONDS);
             }
             running.set(false);
             monitor.get(10, TimeUnit.SECONDS);

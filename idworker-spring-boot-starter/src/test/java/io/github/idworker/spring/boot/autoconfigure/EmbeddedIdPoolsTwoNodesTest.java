@@ -1,5 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import java.time.Duration;
+
 /** Two nodes over one in-memory H2 database (kept open between connections) and one embedded Redis. */
 class EmbeddedIdPoolsTwoNodesTest extends AbstractIdPoolsTwoNodesTest {
 
@@ -23,6 +25,11 @@ class EmbeddedIdPoolsTwoNodesTest extends AbstractIdPoolsTwoNodesTest {
     @Override
     protected int redisPort() {
         return EmbeddedRedis.port();
+    }
+
+    @Override
+    protected Duration run() {
+        return Duration.ofSeconds(20);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.github.idworker.pool.UnknownPoolEntityException;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.test.StderrLog;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,7 @@ abstract class AbstractRedisIdPoolsTest {
     }
 
     @Test
+    @Tag("heavy")
     void twoRefillersAndEightTakersGetUniqueStrictlyIncreasingIdsNeverAboveMaxAndNeverEmpty() throws Exception {
         // a pool of two seconds' demand at the limit, so the run goes through many refills
         PoolEntity entity = harness.entity(b -> b.type(IncreasingType.MONOTONIC).maxPerSecond(4000).maxPerRequest(50)
@@ -236,6 +238,7 @@ abstract class AbstractRedisIdPoolsTest {
     }
 
     @Test
+    @Tag("heavy")
     void twoNodesTakingAsFastAsTheyCanReceiveAtMostMaxPerSecondTogether() throws Exception {
         int maxPerSecond = 1000;
         PoolEntity entity = harness.entity(b -> b.maxPerSecond(maxPerSecond).maxPerRequest(10).step(1000)

@@ -9,6 +9,7 @@ import io.github.idworker.serial.jdbc.JdbcSerialStore;
 import io.github.idworker.serial.redis.RedisSerialNumbers;
 import io.github.idworker.test.ManualClock;
 import io.github.idworker.test.segment.SequenceCalls;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,7 @@ abstract class AbstractRedisSerialNumbersTest {
     }
 
     @Test
+    @Tag("heavy")
     void aSteadyCallerNeverWaitsOnceWarmedUp() {
         // a refill starts with 100 numbers left, 200 ms at this pace: room for a slow refill on a busy machine
         SerialRule rule = harness.newRule(b -> b.prefix("T").width(9).minBatch(150).maxBatch(1_000).critical(100));
