@@ -9,6 +9,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.net.URI;
+
 /**
  * Boot's error page ({@code server.error.path}, {@code /error}) as an RFC 9457 problem document, in place of
  * {@code BasicErrorController}, whose answer is the Whitelabel HTML page for a browser and a JSON shape of its own
@@ -34,14 +36,23 @@ public class ProblemErrorController implements ErrorController {
             status = HttpStatus.INTERNAL_SERVER_ERROR;
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(status, request, path));
+        try {
+            // the path the client asked for, not /error (ApiExceptionHandler shortens a long one)
+            problem.setInstance(URI.create(path));
+        } catch (IllegalArgumentException | NullPointerException notAUri) {
+            // Spring fills in the request path
+        }
         return ResponseEntity.status(status).body(problem);
     }
 
     private static String detail(HttpStatus status, HttpServletRequest request, String path) {
         return switch (status) {
             case NOT_FOUND -> "no endpoint at " + RequestExcerpt.quote(path);
-            case METHOD_NOT_ALLOWED -> "method " + RequestExcerpt.quote(request.getMethod()) + " is not allowed on "
-                    + RequestExcerpt.quote(path);
+            // only Tomcat's refusal of TRACE gets here; the error dispatch reports its method as GET, so the
+            // method is named from Tomcat's message instead
+            case METHOD_NOT_ALLOWED -> String.valueOf(request.getAttribute(RequestDispatcher.ERROR_MESSAGE))
+                    .startsWith("TRACE") ? "method 'TRACE' is not allowed on this server"
+                    : "this method is not allowed on " + RequestExcerpt.quote(path);
             case BAD_REQUEST -> "the request could not be parsed (its query or body is malformed), path was "
                     + RequestExcerpt.quote(path);
             default -> status.is5xxServerError()

@@ -8,6 +8,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Every malformed request, whether Tomcat, Spring MVC or the sample refuses it, is answered with an RFC 9457
  * problem document ({@code application/problem+json}) and a fitting status, never an HTML page; its
@@ -44,6 +46,7 @@ class MalformedRequestsTest {
                 new Case("path of 10 000 characters", "GET", LONG_PATH, 414),
                 new Case("bad percent-encoding in the query", "GET", "/ids/next?count=%zz", 400),
                 new Case("unknown path", "GET", "/nope", 404),
+                new Case("unknown path of 7 000 characters", "GET", "/" + "c".repeat(7_000), 404),
                 new Case("the error path itself", "GET", "/error", 404),
                 new Case("request header too large", "GET", "/ids/next", 431, LARGE_HEADER),
                 new Case("TRACE", "TRACE", "/ids/next", 405),
@@ -71,5 +74,13 @@ class MalformedRequestsTest {
         }
         System.out.println(table);
         softly.assertAll();
+    }
+
+    @Test
+    void traceIsRefusedByNameAndTheInstanceIsThePathAsked() throws Exception {
+        RawHttp.Response response = RawHttp.send(port, "TRACE", "/ids/next");
+        assertThat(response.status()).isEqualTo(405);
+        assertThat(response.body()).contains("\"detail\":\"method 'TRACE' is not allowed on this server\"")
+                .contains("\"instance\":\"/ids/next\"");
     }
 }
