@@ -11,14 +11,32 @@ import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.UnknownSerialRuleException;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.server.ServerHttpRequest;
+import org.springframework.http.server.ServerHttpResponse;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Turns errors into RFC 9457 problem documents ({@code application/problem+json}): a bad parameter is a 400 whose
@@ -34,9 +52,79 @@ import java.time.Duration;
  * for an entity the application may not take from; 429 with {@code Retry-After} (whole seconds, at least 1) and
  * {@code retryAfterMillis} when the application's or the entity's rate is used up ({@code limit} says which); 503
  * for an empty pool; 404 for an unknown entity; 400 for a count above the entity's {@code max-per-request}.
+ *
+ * <p>Spring MVC's own refusals are problem documents too (this class extends
+ * {@link ResponseEntityExceptionHandler}): a path without an endpoint is a 404 naming it in short, a method the
+ * path does not take a 405 naming the method and, in {@code allowed} and the {@code Allow} header, the ones it
+ * does. A path or query not in its plain spelling is a 400 naming the {@code part} ({@link StrictRequestFilter}).
+ * Input is quoted only in short ({@link RequestExcerpt}), and so is the {@code instance} path.
  */
 @RestControllerAdvice
-public class ApiExceptionHandler {
+public class ApiExceptionHandler extends ResponseEntityExceptionHandler implements ResponseBodyAdvice<Object> {
+
+    /** Longest {@code instance} written; Spring fills it with the whole request path, which may be kilobytes. */
+    private static final int MAX_INSTANCE_LENGTH = 100;
+
+    @ExceptionHandler(MalformedRequestException.class)
+    public ProblemDetail malformed(MalformedRequestException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setTitle("Malformed request");
+        problem.setProperty("part", e.getPart());
+        return problem;
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(HttpRequestMethodNotSupportedException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        boolean issuing = e instanceof IssuingMethodsFilter.GetOnlyException;
+        Set<String> allowed = new TreeSet<>();
+        if (e.getSupportedHttpMethods() != null) {
+            e.getSupportedHttpMethods().forEach(method -> allowed.add(method.name()));
+        }
+        if (!issuing && allowed.contains("GET")) {
+            // Spring leaves HEAD out of what it names, though it serves HEAD wherever it serves GET
+            allowed.add("HEAD");
+        }
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, "method "
+                + RequestExcerpt.quote(e.getMethod()) + " is not allowed here; allowed: " + String.join(", ", allowed)
+                + (issuing ? " (this endpoint issues numbers, so not even HEAD)" : ""));
+        problem.setProperty("method", RequestExcerpt.quote(e.getMethod()).replace("'", ""));
+        problem.setProperty("allowed", List.copyOf(allowed));
+        HttpHeaders answer = new HttpHeaders();
+        answer.putAll(headers);
+        answer.setAllow(allowed.stream().map(HttpMethod::valueOf).collect(Collectors.toCollection(LinkedHashSet::new)));
+        return handleExceptionInternal(e, problem, answer, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException e, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, "no endpoint at "
+                + RequestExcerpt.quote("/" + e.getResourcePath()));
+        return handleExceptionInternal(e, problem, headers, status, request);
+    }
+
+    @Override
+    public boolean supports(MethodParameter returnType, Class<? extends HttpMessageConverter<?>> converterType) {
+        return true;
+    }
+
+    /** Shortens an {@code instance} that Spring filled with a long request path. */
+    @Override
+    public Object beforeBodyWrite(Object body, MethodParameter returnType, MediaType contentType,
+                                  Class<? extends HttpMessageConverter<?>> converterType, ServerHttpRequest request,
+                                  ServerHttpResponse response) {
+        if (body instanceof ProblemDetail problem && problem.getInstance() != null
+                && problem.getInstance().toString().length() > MAX_INSTANCE_LENGTH) {
+            String path = problem.getInstance().toString().substring(0, MAX_INSTANCE_LENGTH);
+            int escape = path.lastIndexOf('%');
+            if (escape >= path.length() - 2) {
+                path = path.substring(0, escape);   // do not cut an escape in half: the URI would be invalid
+            }
+            problem.setInstance(URI.create(path));
+        }
+        return body;
+    }
 
     @ExceptionHandler(InvalidParameterException.class)
     public ProblemDetail invalidParameter(InvalidParameterException e) {

@@ -28,6 +28,7 @@ public class IdController {
         this.idWorker = idWorker;
     }
 
+    @Issuing
     @GetMapping("/next")
     public long[] next(@RequestParam(name = "count", required = false) String count) {
         return idWorker.nextIds(parseCount(count));
@@ -55,7 +56,8 @@ public class IdController {
      * @throws InvalidParameterException naming {@code parameter} and {@code allowed}
      */
     static long parseDecimal(String parameter, String value, long min, long max, String allowed) {
-        String rule = allowed + " in plain decimal digits (no sign, spaces or leading zeros), was '" + value + "'";
+        String rule = allowed + " in plain decimal digits (no sign, spaces or leading zeros), was "
+                + RequestExcerpt.quote(value);
         if (value == null || !value.matches("0|[1-9][0-9]{0,18}")) {
             throw new InvalidParameterException(parameter, rule);
         }

@@ -66,7 +66,9 @@ public class IdFormat implements WebMvcConfigurer {
         public Object beforeBodyWrite(Object body, MethodParameter returnType, MediaType selectedContentType,
                                       Class<? extends HttpMessageConverter<?>> selectedConverterType,
                                       ServerHttpRequest request, ServerHttpResponse response) {
-            if (!(request instanceof ServletServerHttpRequest servlet)
+            // identifiers only: reading parameters for any other body (a problem document, say) could fail itself
+            if (!(body instanceof long[] || body instanceof IdController.DecodedIdResponse)
+                    || !(request instanceof ServletServerHttpRequest servlet)
                     || servlet.getServletRequest().getParameterValues(PARAMETER) == null) {
                 return body;
             }

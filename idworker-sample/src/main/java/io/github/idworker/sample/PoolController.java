@@ -48,6 +48,7 @@ public class PoolController {
         this.environment = new PoolEnvironment(pool.getEnvironment(), pool.getEnvironments()).toString();
     }
 
+    @Issuing
     @GetMapping("/pools/{entity}/ids")
     public ResponseEntity<long[]> ids(@PathVariable("entity") String entity,
                                       @RequestParam(name = "count", required = false) String count,

@@ -43,11 +43,13 @@ public class SegmentController {
         this.sequences = sequences;
     }
 
+    @Issuing
     @GetMapping("/segment/{tag}")
     public long[] segment(@PathVariable("tag") String tag, @RequestParam(name = "count", required = false) String count) {
         return segments.nextIds(checkTag(tag), IdController.parseCount(count));
     }
 
+    @Issuing
     @GetMapping("/sequence/{tag}")
     public long[] sequence(@PathVariable("tag") String tag, @RequestParam(name = "count", required = false) String count) {
         String checked = checkTag(tag);
@@ -64,7 +66,7 @@ public class SegmentController {
     private static String checkTag(String tag) {
         if (!TAG.matcher(tag).matches()) {
             throw new InvalidParameterException("tag", "must be 1 to " + MAX_TAG_LENGTH
-                    + " letters, digits, '.', '_' or '-', was '" + tag + "'");
+                    + " letters, digits, '.', '_' or '-', was " + RequestExcerpt.quote(tag));
         }
         return tag;
     }

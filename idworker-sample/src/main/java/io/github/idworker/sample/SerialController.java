@@ -32,12 +32,13 @@ public class SerialController {
         this.serials = serials;
     }
 
+    @Issuing
     @GetMapping("/serials/{rule}")
     public List<String> next(@PathVariable("rule") String rule,
                              @RequestParam(name = "count", required = false) String count) {
         if (!RULE.matcher(rule).matches()) {
-            throw new InvalidParameterException("rule", "must be 1 to 64 letters, digits, '_' or '-', was '" + rule
-                    + "'");
+            throw new InvalidParameterException("rule", "must be 1 to 64 letters, digits, '_' or '-', was "
+                    + RequestExcerpt.quote(rule));
         }
         int n = IdController.parseCount(count);
         if (n == 1) {
