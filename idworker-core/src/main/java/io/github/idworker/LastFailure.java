@@ -1,46 +1,70 @@
 package io.github.idworker;
 
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Remembers whether the last call of one generator failed, with what and when, so health checks and operators
- * can read it from memory instead of asking the store. A success costs one volatile read (a write only when it
- * ends a failure), so it may sit on a path that runs once per call. Thread-safe; the view is eventually
- * consistent, which is all a probe needs.
+ * can read it from memory instead of asking the store. A success costs two volatile reads (a write only when it
+ * ends a failure), so it may sit on a path that runs once per call. Thread-safe, and ordered: a failure whose
+ * {@link #failed(Throwable)} began before a {@link #succeeded()} read the ticket counter never marks the
+ * generator failing after that success returned, because the state (failing, text, time, ticket) changes in one
+ * atomic update.
  */
 public final class LastFailure {
 
-    private volatile boolean failing;
-    private volatile String failure;
-    private volatile long atMillis;
+    /** One immutable state; {@code ticket} is the newest event it reflects. */
+    private record State(boolean failing, String failure, long atMillis, long ticket) {
+    }
+
+    private static final State NONE = new State(false, null, 0, 0);
+
+    /** Tickets handed to failures as they begin; a success claims every ticket handed out so far. */
+    private final AtomicLong tickets = new AtomicLong();
+    private final AtomicReference<State> state = new AtomicReference<>(NONE);
 
     /** Notes a call that succeeded: the generator is no longer failing, the last failure stays readable. */
     public void succeeded() {
-        if (failing) {
-            failing = false;
+        long seen = tickets.get();
+        State s = state.get();
+        if (!s.failing && s.ticket >= seen) {
+            return;
         }
+        // a failure that took its ticket after ours began later than this success: it stays failing
+        state.updateAndGet(cur -> cur.ticket > seen ? cur
+                : new State(false, cur.failure, cur.atMillis, seen));
     }
 
     /** Notes a call that failed with {@code e}. */
     public void failed(Throwable e) {
+        long ticket = tickets.incrementAndGet();
         // redacted once here, so no reader (endpoint, health, log) can show a store's credentials
-        failure = StoreLocations.redact(e.toString());
-        atMillis = System.currentTimeMillis();
-        failing = true;
+        String text = StoreLocations.redact(e.toString());
+        long at = System.currentTimeMillis();
+        state.updateAndGet(cur -> {
+            if (cur.ticket < ticket) {
+                return new State(true, text, at, ticket);
+            }
+            // a later failure wins outright; a success that began after this failure began keeps the generator
+            // not failing, and this failure stays readable as the last one
+            return cur.failing ? cur : new State(false, text, at, cur.ticket);
+        });
     }
 
     /** Whether the last call failed. */
     public boolean failing() {
-        return failing;
+        return state.get().failing;
     }
 
     /** The last failure, as text, or {@code null} when none happened. */
     public String failure() {
-        return failure;
+        return state.get().failure;
     }
 
     /** When the last failure happened, or {@code null} when none happened. */
     public Instant at() {
-        return failure == null ? null : Instant.ofEpochMilli(atMillis);
+        State s = state.get();
+        return s.failure == null ? null : Instant.ofEpochMilli(s.atMillis);
     }
 }

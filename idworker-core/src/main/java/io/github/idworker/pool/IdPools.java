@@ -1,6 +1,7 @@
 package io.github.idworker.pool;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * IDs taken from per-entity pools shared by every node. Guarantees: no ID is handed out twice for an entity; a
@@ -34,5 +35,14 @@ public interface IdPools {
      */
     default List<PoolSnapshot> snapshots() {
         return List.of();
+    }
+
+    /**
+     * What this node remembers about one pool, or empty when it serves none of that key; reads memory only. For
+     * meters that read one pool per publish: implementations answer without building every pool's snapshot (this
+     * default scans {@link #snapshots()}).
+     */
+    default Optional<PoolSnapshot> snapshot(String entity) {
+        return snapshots().stream().filter(s -> s.entity().equals(entity)).findFirst();
     }
 }

@@ -14,10 +14,12 @@ import java.time.Instant;
  * @param thresholdLevel below this level a refill starts
  * @param maxPoolSize the most IDs the pool ever holds
  * @param checkInterval how often this node checks the pool
- * @param staleAfter how long without a finished check makes the snapshot {@link #stale(Instant) stale}:
+ * @param staleAfter how long without a finished check makes the snapshot {@link #stale() stale}:
  *        {@code 3 × check-interval + lock-ttl}, room for two missed checks and one that waits out a dead lock
  * @param trackedAt since when this node refills the pool
  * @param checkedAt when this node's last refill check finished (well or not), or {@code null} before the first
+ * @param checkAge time since that check finished (since the pool was tracked, before the first) when this
+ *        snapshot was taken, measured on the monotonic clock so a wall-clock step moves no age
  * @param lastCheckOk whether that check left the pool at or above its threshold
  * @param lastCheckFailure why that check failed or could not refill, or {@code null}
  * @param takeFailing whether this node's last take failed for want of Redis (a refusal is an answer, not a failure)
@@ -29,7 +31,7 @@ import java.time.Instant;
  * @param rateLimited takes this node refused because of the entity's rate limit
  */
 public record PoolSnapshot(String entity, long level, Instant levelAt, long thresholdLevel, long maxPoolSize,
-                           Duration checkInterval, Duration staleAfter, Instant trackedAt, Instant checkedAt, boolean lastCheckOk,
+                           Duration checkInterval, Duration staleAfter, Instant trackedAt, Instant checkedAt, Duration checkAge, boolean lastCheckOk,
                            String lastCheckFailure, boolean takeFailing, String lastTakeFailure, long issued, long refills, long refillNanos, long emptyRefusals,
                            long rateLimited) {
 
@@ -42,8 +44,7 @@ public record PoolSnapshot(String entity, long level, Instant levelAt, long thre
      * Whether no refill check has finished for longer than {@link #staleAfter()} (since the pool was tracked,
      * when none ever finished): this node's refiller is stuck, and the level it saw is no longer news.
      */
-    public boolean stale(Instant now) {
-        Instant last = checkedAt != null ? checkedAt : trackedAt;
-        return last.plus(staleAfter).isBefore(now);
+    public boolean stale() {
+        return checkAge.compareTo(staleAfter) > 0;
     }
 }

@@ -2,6 +2,7 @@ package io.github.idworker.segment;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.idworker.IdGenerator;
@@ -63,7 +64,7 @@ import java.util.function.LongSupplier;
  * </ol>
  * Thread-safe. {@link #close()} stops loading; later calls fail.
  */
-public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
+public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentIdGenerator.class);
     private static final long RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -87,6 +88,8 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
     private Buffer next;
     private boolean loading;
     private RuntimeException lastFailure;
+    /** Wall-clock time of {@link #lastFailure}, for operators; guarded by lock. */
+    private long lastFailureAtMillis;
     private long retryNotBefore;
     private boolean closed;
     private Buffer previous;
@@ -454,6 +457,7 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
             } else if (failure != null) {
                 failedLoads++;
                 lastFailure = failure;
+                lastFailureAtMillis = System.currentTimeMillis();
                 retryNotBefore = clock.getAsLong() + RETRY_BACKOFF_NANOS;
                 if (trigger != null) {
                     trigger.prefetchRequested = false;
@@ -505,14 +509,45 @@ public class SegmentIdGenerator implements IdGenerator, AutoCloseable {
      * ever runs under it), so the counters are consistent with each other and never go back.
      */
     public SegmentStatus status() {
+        Buffer c;
+        long used;
+        long nextNumber;
+        Segment prefetched;
+        boolean isLoading;
+        long loaded;
+        long nanos;
+        long failed;
+        RuntimeException failure;
+        long failureAt;
+        boolean isClosed;
         synchronized (lock) {
-            Buffer c = current;
-            long used = Math.min(c.used, c.size);
-            return new SegmentStatus(bizTag, c.segment, c.first + used, next == null ? null : next.segment, loading,
-                    c.segment == null ? 0 : c.segment.step(), retiredIssued + used, loadedSegments.get(), loadNanos,
-                    failedLoads, waitedCalls.sum(), lastFailure == null ? null : StoreLocations.redact(lastFailure.toString()),
-                    closed);
+            c = current;
+            used = Math.min(c.used, c.size);
+            nextNumber = c.first + used;
+            prefetched = next == null ? null : next.segment;
+            isLoading = loading;
+            used += retiredIssued;
+            loaded = loadedSegments.get();
+            nanos = loadNanos;
+            failed = failedLoads;
+            failure = lastFailure;
+            failureAt = lastFailureAtMillis;
+            isClosed = closed;
         }
+        // redacted outside the lock: a regex on every probe must not hold up callers switching ranges
+        return new SegmentStatus(bizTag, c.segment, nextNumber, prefetched, isLoading,
+                c.segment == null ? 0 : c.segment.step(), used, loaded, nanos, failed, waitedCalls.sum(),
+                failure == null ? null : StoreLocations.redact(failure.toString()),
+                failure == null ? null : Instant.ofEpochMilli(failureAt), isClosed);
+    }
+
+    /**
+     * Whether this generator ever loaded a range: a generator whose only outcome so far is a failure holds
+     * nothing worth keeping, so a lookup may drop it (see {@link SegmentIdGenerators}).
+     */
+    @Override
+    public boolean everLoaded() {
+        return loadedSegments.get() > 0;
     }
 
     /** Stops loading ranges; later calls throw. The rest of the loaded ranges is never handed out. */

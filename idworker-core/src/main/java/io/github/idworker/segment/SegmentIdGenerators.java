@@ -39,7 +39,10 @@ public class SegmentIdGenerators implements AutoCloseable {
 
     /**
      * {@code forTag(bizTag).nextId()}; a tag the store does not know is dropped from this lookup again, so calls
-     * with arbitrary tags leave nothing behind.
+     * with arbitrary tags leave nothing behind. So is a {@link StoreBackedGenerator} whose call failed before it
+     * ever loaded a range (a tag asked for while the store was down): otherwise every tag asked for during an
+     * outage would stay, with its meters and a failed health entry nobody clears. The caller gets the failure
+     * as it was; the next call of that tag makes a new generator.
      */
     public long nextId(String bizTag) {
         IdGenerator g = forTag(bizTag);
@@ -48,10 +51,13 @@ public class SegmentIdGenerators implements AutoCloseable {
         } catch (UnknownSegmentTagException e) {
             forget(bizTag, g);
             throw e;
+        } catch (RuntimeException e) {
+            dropIfNeverLoaded(bizTag, g);
+            throw e;
         }
     }
 
-    /** {@code forTag(bizTag).nextIds(count)}; an unknown tag is dropped as by {@link #nextId(String)}. */
+    /** {@code forTag(bizTag).nextIds(count)}; a tag is dropped as by {@link #nextId(String)}. */
     public long[] nextIds(String bizTag, int count) {
         IdGenerator g = forTag(bizTag);
         try {
@@ -59,6 +65,17 @@ public class SegmentIdGenerators implements AutoCloseable {
         } catch (UnknownSegmentTagException e) {
             forget(bizTag, g);
             throw e;
+        } catch (RuntimeException e) {
+            dropIfNeverLoaded(bizTag, g);
+            throw e;
+        }
+    }
+
+    private void dropIfNeverLoaded(String bizTag, IdGenerator g) {
+        // not closed: a caller racing on the same generator finishes its call as it would have; an in-flight load
+        // that lands later is unique all the same and is simply never used
+        if (g instanceof StoreBackedGenerator s && !s.everLoaded()) {
+            generators.remove(bizTag, g);
         }
     }
 

@@ -16,11 +16,12 @@ package io.github.idworker.segment;
  * @param failedRefills loads that failed
  * @param waits calls that found both buffers empty and had to wait for a load
  * @param lastFailure the failure of the last load when it failed (cleared by the next good one), or {@code null}
+ * @param lastFailureAt when that load failed (wall clock), or {@code null}
  * @param closed whether the generator was closed
  */
 public record SegmentStatus(String tag, Segment current, long next, Segment prefetched, boolean loading, int step,
                             long issued, long refills, long refillNanos, long failedRefills, long waits,
-                            String lastFailure, boolean closed) {
+                            String lastFailure, java.time.Instant lastFailureAt, boolean closed) {
 
     /** Numbers this generator can still hand out without the store: the rest of the current range plus the prefetched one. */
     public long remaining() {

@@ -5,6 +5,7 @@ import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.segment.SegmentStatus;
 import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.snowflake.MillisClock;
 
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -49,6 +51,11 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
     private final SerialRules rules;
     private final MillisClock clock;
     private final Map<String, PeriodGenerator> generators = new ConcurrentHashMap<>();
+    /**
+     * Guards every change of {@link #generators} (new period, rule re-read, earlier periods dropped) and the reads
+     * of {@link #ruleStatuses()}; never taken by a call that finds its generator in the map.
+     */
+    private final Object retireLock = new Object();
     /** Per rule: the totals of generators no longer serving it; the live ones are read at status time. */
     private final Map<String, SerialRuleStats> stats = new ConcurrentHashMap<>();
 
@@ -106,6 +113,7 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
 
     private SegmentIdGenerator generator(SerialRule rule, String period) {
         String key = rule.name() + '\u0000' + period;
+        // hot path: one map read, no lock
         PeriodGenerator existing = generators.get(key);
         if (existing != null && existing.rule().equals(rule)) {
             return existing.generator();
@@ -114,29 +122,33 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         // now, since its allocator caps ranges at the rule's max and its steps follow the batch bounds. The one
         // it replaces is dropped, not closed: a caller still holding it keeps using its current range, which is
         // unique all the same, and the new one reserves above every range reserved so far.
-        PeriodGenerator current = generators.compute(key, (k, g) -> {
+        // Slow path, once per period and rule: under the lock ruleStatuses() reads under, so a generator is
+        // counted either live or retired, never both and never neither, and retired exactly once.
+        synchronized (retireLock) {
+            PeriodGenerator g = generators.get(key);
             if (g != null && g.rule().equals(rule)) {
-                return g;
+                return g.generator();
             }
-            if (g != null) {
-                retire(g);
-            }
-            return new PeriodGenerator(rule, period, new SegmentIdGenerator(new PeriodAllocator(store, rule, period), k,
-                    SegmentGeneratorOptions.builder()
+            PeriodGenerator current = new PeriodGenerator(rule, period, new SegmentIdGenerator(
+                    new PeriodAllocator(store, rule, period), key, SegmentGeneratorOptions.builder()
                             .minStep(rule.minBatch())
                             .maxStep(rule.maxBatch())
                             .initialStep(rule.minBatch())
                             .build()));
-        });
-        // earlier periods of the rule are over: drop their generators likewise
-        generators.values().removeIf(g -> {
-            boolean over = g.rule().name().equals(rule.name()) && g.period().compareTo(period) < 0;
-            if (over) {
+            generators.put(key, current);
+            if (g != null) {
                 retire(g);
             }
-            return over;
-        });
-        return current.generator();
+            // earlier periods of the rule are over: drop their generators likewise
+            for (Map.Entry<String, PeriodGenerator> e : generators.entrySet()) {
+                PeriodGenerator old = e.getValue();
+                if (old.rule().name().equals(rule.name()) && old.period().compareTo(period) < 0
+                        && generators.remove(e.getKey(), old)) {
+                    retire(old);
+                }
+            }
+            return current.generator();
+        }
     }
 
     /**
@@ -151,22 +163,61 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         return stats.computeIfAbsent(rule, SerialRuleStats::new);
     }
 
-    /** Reads memory only: the rules' retired totals plus the generators serving them now. */
+    /**
+     * Reads memory only: the rules' retired totals plus every generator still in the lookup (the latest period's
+     * gives period, stock and failure), so a rule's {@code issued} never goes back while its period changes.
+     */
     @Override
     public List<SerialRuleStatus> ruleStatuses() {
-        Map<String, PeriodGenerator> latest = new TreeMap<>();
-        for (PeriodGenerator g : generators.values()) {
-            latest.merge(g.rule().name(), g, (a, b) -> a.period().compareTo(b.period()) >= 0 ? a : b);
+        synchronized (retireLock) {
+            Map<String, List<PeriodGenerator>> live = new TreeMap<>();
+            for (PeriodGenerator g : generators.values()) {
+                live.computeIfAbsent(g.rule().name(), n -> new ArrayList<>(2)).add(g);
+            }
+            Set<String> names = new TreeSet<>(rules.names());
+            names.addAll(live.keySet());
+            List<SerialRuleStatus> out = new ArrayList<>(names.size());
+            for (String name : names) {
+                out.add(statusOf(name, live.getOrDefault(name, List.of())));
+            }
+            return out;
         }
-        Set<String> names = new TreeSet<>(rules.names());
-        names.addAll(latest.keySet());
-        List<SerialRuleStatus> out = new ArrayList<>(names.size());
-        for (String name : names) {
-            PeriodGenerator g = latest.get(name);
-            out.add(g == null ? stats(name).status(STORE)
-                    : stats(name).status(STORE, g.period(), g.generator().status()));
+    }
+
+    /** Reads memory only: the status of one rule, or empty when this node neither knows nor served it. */
+    @Override
+    public Optional<SerialRuleStatus> ruleStatus(String rule) {
+        synchronized (retireLock) {
+            List<PeriodGenerator> live = new ArrayList<>(2);
+            for (PeriodGenerator g : generators.values()) {
+                if (g.rule().name().equals(rule)) {
+                    live.add(g);
+                }
+            }
+            if (live.isEmpty() && !stats.containsKey(rule) && !rules.names().contains(rule)) {
+                return Optional.empty();
+            }
+            return Optional.of(statusOf(rule, live));
         }
-        return out;
+    }
+
+    /** Under {@link #retireLock}. */
+    private SerialRuleStatus statusOf(String name, List<PeriodGenerator> live) {
+        PeriodGenerator latest = null;
+        List<SegmentStatus> earlier = new ArrayList<>(1);
+        for (PeriodGenerator g : live) {
+            if (latest == null || g.period().compareTo(latest.period()) > 0) {
+                if (latest != null) {
+                    earlier.add(latest.generator().status());
+                }
+                latest = g;
+            } else {
+                earlier.add(g.generator().status());
+            }
+        }
+        SerialRuleStatus status = latest == null ? stats(name).status(STORE)
+                : stats(name).status(STORE, latest.period(), latest.generator().status(), earlier);
+        return status.refusedFor(rules.refusal(name));
     }
 
     /** Reserves the ranges of one (rule, period) for its generator, cut at the rule's max. */

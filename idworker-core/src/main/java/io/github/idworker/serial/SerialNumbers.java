@@ -1,6 +1,7 @@
 package io.github.idworker.serial;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Hands out the serial numbers of named rules: strings {@code prefix + date + zero-padded number} such as
@@ -39,5 +40,14 @@ public interface SerialNumbers {
      */
     default List<SerialRuleStatus> ruleStatuses() {
         return List.of();
+    }
+
+    /**
+     * What this node remembers about one rule, or empty when it knows none of that name; reads memory only. For
+     * meters that read one rule per publish: implementations answer without building every rule's status (this
+     * default scans {@link #ruleStatuses()}).
+     */
+    default Optional<SerialRuleStatus> ruleStatus(String rule) {
+        return ruleStatuses().stream().filter(s -> s.rule().equals(rule)).findFirst();
     }
 }

@@ -3,6 +3,7 @@ package io.github.idworker.serial;
 import io.github.idworker.LastFailure;
 import io.github.idworker.segment.SegmentStatus;
 
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -74,15 +75,25 @@ public final class SerialRuleStats {
 
     /**
      * The status of a rule served in process: the retired totals plus the generator serving {@code period} now
-     * ({@code null} when none does).
+     * ({@code null} when none does) plus {@code earlier}, generators of earlier periods not yet retired, so the
+     * totals never go back while a period changes. Period, stock and failure are the current generator's.
      */
-    public SerialRuleStatus status(String store, String period, SegmentStatus current) {
+    public SerialRuleStatus status(String store, String period, SegmentStatus current, List<SegmentStatus> earlier) {
         if (current == null) {
             return status(store);
         }
-        return new SerialRuleStatus(rule, store, period, current.remaining(), issued.sum() + current.issued(),
-                refills.sum() + current.refills(), refillNanos.sum() + current.refillNanos(),
-                current.current() == null ? 0 : current.current().size(), waits.sum() + current.waits(),
-                current.failing(), current.lastFailure(), null);
+        long issuedSum = issued.sum() + current.issued();
+        long refillsSum = refills.sum() + current.refills();
+        long nanosSum = refillNanos.sum() + current.refillNanos();
+        long waitsSum = waits.sum() + current.waits();
+        for (SegmentStatus e : earlier) {
+            issuedSum += e.issued();
+            refillsSum += e.refills();
+            nanosSum += e.refillNanos();
+            waitsSum += e.waits();
+        }
+        return new SerialRuleStatus(rule, store, period, current.remaining(), issuedSum, refillsSum, nanosSum,
+                current.current() == null ? 0 : current.current().size(), waitsSum, current.failing(),
+                current.lastFailure(), current.lastFailureAt());
     }
 }

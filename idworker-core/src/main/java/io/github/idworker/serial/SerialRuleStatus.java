@@ -24,4 +24,14 @@ import java.time.Instant;
 public record SerialRuleStatus(String rule, String store, String period, long stock, long issued, long refills,
                                long refillNanos, long lastRefillSize, long waits, boolean failing, String lastFailure,
                                Instant lastFailureAt) {
+
+    /**
+     * This status with the rule marked failing for {@code why} when {@code why} is present: a rule refused by
+     * {@link SerialRules} cannot serve, whatever its counters say. The time is left out ({@code null}): a refusal
+     * lasts until the row is put right, it does not age.
+     */
+    public SerialRuleStatus refusedFor(java.util.Optional<String> why) {
+        return why.isEmpty() ? this : new SerialRuleStatus(rule, store, period, stock, issued, refills, refillNanos,
+                lastRefillSize, waits, true, why.get(), null);
+    }
 }

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -192,6 +193,16 @@ public final class SerialRules {
         SerialRule held = store.register(rule);
         cache.put(held.name(), new Cached(held, nanoClock.getAsLong(), null));
         return held;
+    }
+
+    /**
+     * Why rule {@code name} is refused (its row was edited into another shape or became invalid), redacted, or
+     * empty when it is served or unknown; reads memory only, for health and operators.
+     */
+    public Optional<String> refusal(String name) {
+        Cached c = name == null ? null : cache.get(name);
+        return c == null || c.refused == null ? Optional.empty()
+                : Optional.of(io.github.idworker.StoreLocations.redact(c.refused.getMessage()));
     }
 
     /** The names of the rules read so far. */

@@ -718,7 +718,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
 
     private void noteFailure(String what, Throwable e) {
         long now = clock.millis();
-        lastRenewalFailure = Instant.ofEpochMilli(now) + " " + e;
+        // redacted once here, as LastFailure does: the endpoint and the idWorker health show it as it is
+        lastRenewalFailure = Instant.ofEpochMilli(now) + " " + io.github.idworker.StoreLocations.redact(e.toString());
         Fence f = fence;
         log.warn("idworker namespace '{}' {}; {}: {}", options.namespace(), what, fenceOutlook(f, now), e.toString());
     }

@@ -149,13 +149,15 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         final AtomicInteger unloggedAlarms = new AtomicInteger();
         // for snapshots(): written once per take or check, next to a Redis round trip
         final long trackedAtMillis = System.currentTimeMillis();
+        /** Ages are measured on the monotonic clock, so a wall-clock step never makes a pool stale or fresh. */
+        final long trackedAtNanos = System.nanoTime();
         final LongAdder issued = new LongAdder();
         final LongAdder emptyRefusals = new LongAdder();
         final LongAdder rateLimited = new LongAdder();
         final LongAdder refills = new LongAdder();
         final LongAdder refillNanos = new LongAdder();
-        volatile long level = -1;
-        volatile long levelAtMillis;
+        /** The newest level seen, or {@code null} before any. */
+        final java.util.concurrent.atomic.AtomicReference<Seen> seen = new java.util.concurrent.atomic.AtomicReference<>();
         volatile CheckOutcome lastCheck;
         /** Takes that failed for want of Redis (not refusals, which are answers). */
         final LastFailure takeFailure = new LastFailure();
@@ -228,56 +230,75 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         }
         Pool pool = pool(entity);
         if (!pool.verified) {
-            verify(pool);
+            try {
+                verify(pool);
+            } catch (RuntimeException failure) {
+                // a take that cannot even check the pool failed for want of the stores: health must hear it
+                pool.takeFailure.failed(failure);
+                throw failure;
+            }
         }
         PoolEntity e = pool.entity;
         if (count > e.maxPerRequest()) {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
         List<Object> reply;
+        long repliedAt;
+        String status;
         try {
             reply = executor.execute(TAKE, pool.takeKeys,
                     List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText));
+            repliedAt = System.nanoTime();
+            status = ScriptReplies.text(reply, 0, pool.context);
         } catch (RuntimeException failure) {
             pool.takeFailure.failed(failure);
             throw failure;
         }
-        pool.takeFailure.succeeded();
-        String status = ScriptReplies.text(reply, 0, pool.context);
         switch (status) {
             case "OK" -> {
                 long[] ids = ids(reply, count, pool.context);
                 pool.issued.add(count);
-                seen(pool, ScriptReplies.number(reply, 1, pool.context));
+                seen(pool, ScriptReplies.number(reply, 1, pool.context), repliedAt);
+                pool.takeFailure.succeeded();
                 return ids;
             }
             case "RATE" -> {
+                // a refusal is an answer: Redis works and the pool serves
+                pool.takeFailure.succeeded();
                 pool.rateLimited.increment();
                 throw new RateLimitedException(entity, count, e.maxPerSecond(),
                         Duration.ofMillis(Math.max(1, ScriptReplies.number(reply, 1, pool.context))));
             }
             case "EMPTY" -> {
+                pool.takeFailure.succeeded();
                 long level = ScriptReplies.number(reply, 1, pool.context);
                 pool.emptyRefusals.increment();
-                seen(pool, level);
+                seen(pool, level, repliedAt);
                 alarm(pool, PoolAlarm.Kind.EMPTY, level, count, ScriptReplies.number(reply, 2, pool.context),
                         "a take of " + count + " was refused");
                 kick(pool);
                 throw new PoolEmptyException(entity, level, count, "");
             }
             case "RESET" -> {
+                pool.takeFailure.succeeded();
                 pool.emptyRefusals.increment();
-                seen(pool, 0);
+                seen(pool, 0, repliedAt);
                 alarm(pool, PoolAlarm.Kind.EMPTY, 0, count, 0, "Redis lost the pool (restart, restored snapshot or "
                         + "fail-over); it refills above the database's offset");
                 kick(pool);
                 throw new PoolEmptyException(entity, 0, count, " (Redis had lost the pool: it was dropped and refills "
                         + "above the database's offset)");
             }
-            case "ENV" -> throw environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context));
-            default -> throw new CenterUnavailableException("Unexpected Redis reply " + ScriptReplies.describe(reply)
-                    + " to a take from " + pool.context, null);
+            // neither is an answer this node can serve from: both count as failed takes
+            case "ENV" -> throw tookFailure(pool, environmentRefused(pool, ScriptReplies.text(reply, 1, pool.context)));
+            default -> throw tookFailure(pool, new CenterUnavailableException("Unexpected Redis reply "
+                    + ScriptReplies.describe(reply) + " to a take from " + pool.context, null));
         }
+    }
+
+    private static RuntimeException tookFailure(Pool pool, RuntimeException failure) {
+        pool.takeFailure.failed(failure);
+        return failure;
     }
 
     private IdWorkerConfigurationException environmentRefused(Pool pool, String stamped) {
@@ -300,22 +321,36 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     @Override
     public List<PoolSnapshot> snapshots() {
         List<PoolSnapshot> out = new ArrayList<>();
+        long now = System.nanoTime();
         for (Pool p : new TreeMap<>(pools).values()) {
-            PoolEntity e = p.entity;
-            CheckOutcome c = p.lastCheck;
-            long level = p.level;
-            out.add(new PoolSnapshot(p.key, level, level < 0 ? null : Instant.ofEpochMilli(p.levelAtMillis),
-                    e.thresholdLevel(), e.maxPoolSize(), e.checkInterval(),
-                    e.checkInterval().multipliedBy(3).plus(options.lockTtl()), Instant.ofEpochMilli(p.trackedAtMillis),
-                    c == null ? null : Instant.ofEpochMilli(c.atMillis()), c != null && c.ok(),
-                    c == null ? null : c.failure(), p.takeFailure.failing(), p.takeFailure.failure(), p.issued.sum(), p.refills.sum(), p.refillNanos.sum(),
-                    p.emptyRefusals.sum(), p.rateLimited.sum()));
+            out.add(snapshotOf(p, now));
         }
         return out;
     }
 
+    /** Reads memory only: what this node saw of one pool it refills. */
+    @Override
+    public Optional<PoolSnapshot> snapshot(String entity) {
+        Pool p = pools.get(entity);
+        return p == null ? Optional.empty() : Optional.of(snapshotOf(p, System.nanoTime()));
+    }
+
+    private PoolSnapshot snapshotOf(Pool p, long nowNanos) {
+        PoolEntity e = p.entity;
+        CheckOutcome c = p.lastCheck;
+        Seen seen = p.seen.get();
+        long checkAgeNanos = nowNanos - (c != null ? c.atNanos() : p.trackedAtNanos);
+        return new PoolSnapshot(p.key, seen == null ? -1 : seen.level(),
+                seen == null ? null : Instant.ofEpochMilli(seen.atMillis()), e.thresholdLevel(), e.maxPoolSize(),
+                e.checkInterval(), e.checkInterval().multipliedBy(3).plus(options.lockTtl()),
+                Instant.ofEpochMilli(p.trackedAtMillis), c == null ? null : Instant.ofEpochMilli(c.atMillis()),
+                Duration.ofNanos(checkAgeNanos), c != null && c.ok(), c == null ? null : c.failure(),
+                p.takeFailure.failing(), p.takeFailure.failure(), p.issued.sum(), p.refills.sum(),
+                p.refillNanos.sum(), p.emptyRefusals.sum(), p.rateLimited.sum());
+    }
+
     /** The outcome of one refill check. */
-    private record CheckOutcome(long atMillis, boolean ok, String failure) {
+    private record CheckOutcome(long atMillis, long atNanos, boolean ok, String failure) {
     }
 
     private static String redacted(String failure) {
@@ -323,8 +358,20 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     }
 
     private static void seen(Pool pool, long level) {
-        pool.level = level;
-        pool.levelAtMillis = System.currentTimeMillis();
+        seen(pool, level, System.nanoTime());
+    }
+
+    /**
+     * Keeps the level with the newest {@code atNanos} (when its reply arrived): two takes whose replies arrive
+     * in one order may record them in the other, and the older must not overwrite the newer.
+     */
+    private static void seen(Pool pool, long level, long atNanos) {
+        Seen fresh = new Seen(level, System.currentTimeMillis(), atNanos);
+        pool.seen.accumulateAndGet(fresh, (cur, x) -> cur != null && cur.atNanos() - x.atNanos() > 0 ? cur : x);
+    }
+
+    /** One level this node saw, when (wall clock, for operators) and when on this JVM's monotonic clock. */
+    private record Seen(long level, long atMillis, long atNanos) {
     }
 
     /** The entities this node refills, as last read. */
@@ -564,10 +611,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         pool.refillFailure = null;
         try {
             boolean ok = checkOnce(pool);
-            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), ok, redacted(pool.refillFailure));
+            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), System.nanoTime(), ok, redacted(pool.refillFailure));
             return ok;
         } catch (RuntimeException e) {
-            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), false, redacted(e.toString()));
+            pool.lastCheck = new CheckOutcome(System.currentTimeMillis(), System.nanoTime(), false, redacted(e.toString()));
             throw e;
         }
     }

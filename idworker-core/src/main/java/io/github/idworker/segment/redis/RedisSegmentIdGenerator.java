@@ -5,6 +5,7 @@ import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LastFailure;
+import io.github.idworker.segment.StoreBackedGenerator;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -71,7 +72,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Failures to reach Redis or the database surface as {@link CenterUnavailableException}; an unknown tag as
  * {@link io.github.idworker.segment.UnknownSegmentTagException}. Thread-safe; the executor may be shared.
  */
-public class RedisSegmentIdGenerator implements IdGenerator {
+public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** Largest number the Redis generator issues: 2^53 − 1, the largest integer Lua represents exactly. */
     public static final long MAX_NUMBER = (1L << 53) - 1;
@@ -331,6 +332,12 @@ public class RedisSegmentIdGenerator implements IdGenerator {
     /** How many ranges this instance allocated but did not install (gaps). */
     public long discardedRanges() {
         return discardedRanges.sum();
+    }
+
+    /** Whether any call of this instance ever got numbers from Redis. */
+    @Override
+    public boolean everLoaded() {
+        return issued.sum() > 0;
     }
 
     /** What this node remembers about the sequence; reads memory only. */

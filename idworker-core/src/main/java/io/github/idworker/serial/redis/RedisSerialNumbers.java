@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -215,6 +216,12 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private long take(Stock stock, int count, long now) {
         try {
             return takeOrWait(stock, count, now);
+        } catch (SerialExhaustedException e) {
+            // a batch larger than what is left is refused while single takes still work: not a failure of the rule
+            if (count == 1) {
+                stock.stats.failed(e);
+            }
+            throw e;
         } catch (RuntimeException e) {
             stock.stats.failed(e);
             throw e;
@@ -500,9 +507,22 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         names.addAll(stats.keySet());
         List<SerialRuleStatus> out = new ArrayList<>(names.size());
         for (String name : names) {
-            out.add(stats.computeIfAbsent(name, SerialRuleStats::new).status(STORE));
+            out.add(statusOf(name));
         }
         return out;
+    }
+
+    /** Reads memory only: the status of one rule, or empty when this node neither knows nor served it. */
+    @Override
+    public Optional<SerialRuleStatus> ruleStatus(String rule) {
+        if (!stats.containsKey(rule) && !rules.names().contains(rule)) {
+            return Optional.empty();
+        }
+        return Optional.of(statusOf(rule));
+    }
+
+    private SerialRuleStatus statusOf(String name) {
+        return stats.computeIfAbsent(name, SerialRuleStats::new).status(STORE).refusedFor(rules.refusal(name));
     }
 
     /** Stops background refills; later calls fail. The stocks stay in Redis for the other nodes. */

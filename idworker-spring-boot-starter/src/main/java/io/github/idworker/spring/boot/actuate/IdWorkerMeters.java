@@ -14,13 +14,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +41,12 @@ import java.util.function.ToDoubleFunction;
  * <p>Segment tags and sequences appear on first use, pools with the table's scan, so {@link #refresh()} runs
  * every {@link #REFRESH_INTERVAL} (and once at start): it registers the meters of generators that appeared and
  * removes those of generators that went away. It reads memory only.
+ *
+ * <p>Tags come from callers, so at most {@code maxTags} generators of each mode (segment tags, sequences, serial
+ * rules, pools; snowflake workers are few and not counted) get meters; further ones get none, and one WARN line
+ * per mode names {@code idworker.metrics.max-tags}. A generator that goes away frees its place. Each
+ * serial-rule and pool meter reads its one rule or pool ({@link SerialNumbers#ruleStatus(String)},
+ * {@link IdPools#snapshot(String)}), so a publish costs one lookup per meter, not one per rule or pool.
  */
 public class IdWorkerMeters implements AutoCloseable {
 
@@ -43,6 +54,12 @@ public class IdWorkerMeters implements AutoCloseable {
     public static final String ISSUED = "idworker.ids.issued";
     /** How often generators that appear and disappear are looked for. */
     public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
+    /** Caps the generators of one mode that get meters. */
+    public static final String MAX_TAGS_PROPERTY = "idworker.metrics.max-tags";
+    /** The default of {@value #MAX_TAGS_PROPERTY}. */
+    public static final int DEFAULT_MAX_TAGS = 100;
+
+    private static final Logger log = LoggerFactory.getLogger(IdWorkerMeters.class);
 
     private final IdWorkerSources sources;
     private final MeterRegistry registry;
@@ -51,6 +68,11 @@ public class IdWorkerMeters implements AutoCloseable {
      * function meters weakly; this map holds them strongly until their meters are removed.
      */
     private final Map<Object, List<Meter>> registered = new HashMap<>();
+    /** The mode of each key of {@link #registered}, for the cap. */
+    private final Map<Object, String> modes = new HashMap<>();
+    /** Modes whose cap was reached and said so: one warning per mode for the life of these meters. */
+    private final Set<String> warned = new HashSet<>();
+    private final int maxTags;
     private ScheduledExecutorService refresher;
 
     /**
@@ -58,8 +80,21 @@ public class IdWorkerMeters implements AutoCloseable {
      * @param registry where the meters live
      */
     public IdWorkerMeters(IdWorkerSources sources, MeterRegistry registry) {
+        this(sources, registry, DEFAULT_MAX_TAGS);
+    }
+
+    /**
+     * @param sources the generators of the context
+     * @param registry where the meters live
+     * @param maxTags most generators of one mode that get meters, at least 1
+     */
+    public IdWorkerMeters(IdWorkerSources sources, MeterRegistry registry, int maxTags) {
+        if (maxTags < 1) {
+            throw new IllegalArgumentException(MAX_TAGS_PROPERTY + " must be greater than 0, was " + maxTags);
+        }
         this.sources = sources;
         this.registry = registry;
+        this.maxTags = maxTags;
     }
 
     /** Registers the meters of the generators present now and refreshes them every {@link #REFRESH_INTERVAL}. */
@@ -86,37 +121,62 @@ public class IdWorkerMeters implements AutoCloseable {
 
     /** Registers the meters of generators that appeared and removes those of generators that went away. */
     public synchronized void refresh() {
-        Map<Object, Runnable> present = new HashMap<>();
+        Map<Object, Runnable> present = new LinkedHashMap<>();
+        Map<Object, String> modeOf = new HashMap<>();
         sources.workers().values().forEach(w -> present.put(w, () -> bindWorker(w)));
-        sources.segments().values().forEach(g -> present.put(g, () -> bindSegment(g)));
-        sources.sequences().values().forEach(g -> present.put(g, () -> bindSequence(g)));
+        sources.segments().values().forEach(g -> {
+            present.put(g, () -> bindSegment(g));
+            modeOf.put(g, "segment");
+        });
+        sources.sequences().values().forEach(g -> {
+            present.put(g, () -> bindSequence(g));
+            modeOf.put(g, "sequence");
+        });
         // the readers are the keys, so the map keeps them alive: a function timer holds its object weakly
         sources.serials().values().forEach(serials -> serials.ruleStatuses().forEach(s -> {
             RuleReader r = new RuleReader(serials, s.rule());
             present.put(r, () -> bindSerialRule(r));
+            modeOf.put(r, "serial");
         }));
         sources.pools().values().forEach(pools -> pools.snapshots().forEach(p -> {
             PoolReader r = new PoolReader(pools, p.entity());
             present.put(r, () -> bindPool(r));
+            modeOf.put(r, "pool");
         }));
         registered.entrySet().removeIf(e -> {
             if (present.containsKey(e.getKey())) {
                 return false;
             }
             e.getValue().forEach(registry::remove);
+            modes.remove(e.getKey());
             return true;
         });
+        Map<String, Integer> counts = new HashMap<>();
+        modes.values().forEach(m -> counts.merge(m, 1, Integer::sum));
         present.forEach((key, bind) -> {
-            if (!registered.containsKey(key)) {
-                List<Meter> meters = new ArrayList<>();
-                current = meters;
-                try {
-                    bind.run();
-                } finally {
-                    current = null;
-                }
-                registered.put(key, meters);
+            if (registered.containsKey(key)) {
+                return;
             }
+            String mode = modeOf.get(key);
+            if (mode != null) {
+                if (counts.getOrDefault(mode, 0) >= maxTags) {
+                    if (warned.add(mode)) {
+                        log.warn("idworker: more than {} {} generators; further ones get no meters (raise {} to "
+                                + "meter more)", maxTags, mode, MAX_TAGS_PROPERTY);
+                    }
+                    return;
+                }
+                counts.merge(mode, 1, Integer::sum);
+                modes.put(key, mode);
+            }
+            List<Meter> meters = new ArrayList<>();
+            current = meters;
+            try {
+                bind.run();
+            } finally {
+                current = null;
+            }
+            registered.put(key, meters);
         });
     }
 
@@ -190,34 +250,24 @@ public class IdWorkerMeters implements AutoCloseable {
                 x -> x.snapshot().rateLimited());
         gauge("idworker.pool.check.age", "Time since this node's last refill check of the pool finished", "seconds",
                 tags, p, x -> {
-                    PoolSnapshot s = x.snapshot();
-                    Instant last = s.checkedAt() != null ? s.checkedAt() : s.trackedAt();
-                    return Duration.between(last, Instant.now()).toMillis() / 1000.0;
+                    // measured on the monotonic clock by the pools: a wall-clock step moves no age
+                    return x.snapshot().checkAge().toNanos() / 1e9;
                 });
     }
 
-    /** Reads one rule's status at publish time; zeros when the rule went away meanwhile. */
+    /** Reads one rule's status at publish time, that rule only; zeros when the rule went away meanwhile. */
     private record RuleReader(SerialNumbers serials, String rule) {
         SerialRuleStatus status() {
-            for (SerialRuleStatus s : serials.ruleStatuses()) {
-                if (s.rule().equals(rule)) {
-                    return s;
-                }
-            }
-            return new SerialRuleStatus(rule, "", null, -1, 0, 0, 0, 0, 0, false, null, null);
+            return serials.ruleStatus(rule)
+                    .orElseGet(() -> new SerialRuleStatus(rule, "", null, -1, 0, 0, 0, 0, 0, false, null, null));
         }
     }
 
-    /** Reads one pool's snapshot at publish time; zeros when the pool went away meanwhile. */
+    /** Reads one pool's snapshot at publish time, that pool only; zeros when the pool went away meanwhile. */
     private record PoolReader(IdPools pools, String entity) {
         PoolSnapshot snapshot() {
-            for (PoolSnapshot s : pools.snapshots()) {
-                if (s.entity().equals(entity)) {
-                    return s;
-                }
-            }
-            return new PoolSnapshot(entity, -1, null, 0, 0, Duration.ZERO, Duration.ZERO, Instant.now(), null, false,
-                    null, false, null, 0, 0, 0, 0, 0);
+            return pools.snapshot(entity).orElseGet(() -> new PoolSnapshot(entity, -1, null, 0, 0, Duration.ZERO,
+                    Duration.ZERO, Instant.now(), null, Duration.ZERO, false, null, false, null, 0, 0, 0, 0, 0));
         }
     }
 
@@ -249,5 +299,6 @@ public class IdWorkerMeters implements AutoCloseable {
         }
         registered.values().forEach(meters -> meters.forEach(registry::remove));
         registered.clear();
+        modes.clear();
     }
 }

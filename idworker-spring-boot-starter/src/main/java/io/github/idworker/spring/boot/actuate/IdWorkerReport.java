@@ -65,10 +65,11 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param failedRefills loads that failed
      * @param waits calls that had to wait for a load
      * @param lastFailure why the last load failed, when it did, or {@code null}
+     * @param lastFailureAt when it failed, or {@code null}
      */
     public record SegmentTag(String tag, Range current, boolean nextReady, int step, long remaining, boolean loading,
                              long issued, long refills, long refillMillis, long failedRefills, long waits,
-                             String lastFailure) {
+                             String lastFailure, String lastFailureAt) {
     }
 
     /**

@@ -76,7 +76,7 @@ public class IdWorkerReporter {
             out.add(new IdWorkerReport.SegmentTag(s.tag(),
                     c == null ? null : new IdWorkerReport.Range(c.firstId(), c.lastId(), s.next()),
                     s.prefetched() != null, s.step(), s.remaining(), s.loading(), s.issued(), s.refills(),
-                    millis(s.refillNanos()), s.failedRefills(), s.waits(), s.lastFailure()));
+                    millis(s.refillNanos()), s.failedRefills(), s.waits(), s.lastFailure(), text(s.lastFailureAt())));
         });
         return out;
     }
@@ -111,12 +111,11 @@ public class IdWorkerReporter {
     /** The entries of the array {@code pools}. */
     public List<IdWorkerReport.Pool> pools() {
         List<IdWorkerReport.Pool> out = new ArrayList<>();
-        Instant now = Instant.now();
         for (IdPools pools : sources.pools().values()) {
             for (PoolSnapshot p : pools.snapshots()) {
                 out.add(new IdWorkerReport.Pool(p.entity(), p.level(), text(p.levelAt()), p.thresholdLevel(),
                         p.maxPoolSize(), p.checkInterval().toMillis(), text(p.checkedAt()), p.lastCheckOk(),
-                        p.lastCheckFailure(), p.stale(now), p.takeFailing(), p.lastTakeFailure(), p.issued(), p.refills(),
+                        p.lastCheckFailure(), p.stale(), p.takeFailing(), p.lastTakeFailure(), p.issued(), p.refills(),
                         millis(p.refillNanos()), p.emptyRefusals(), p.rateLimited()));
             }
         }

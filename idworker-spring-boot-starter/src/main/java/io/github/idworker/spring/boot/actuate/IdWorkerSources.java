@@ -9,8 +9,11 @@ import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import io.github.idworker.serial.SerialNumbers;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
+import org.springframework.context.ApplicationContext;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,10 +27,27 @@ import java.util.TreeMap;
 public final class IdWorkerSources {
 
     private final ListableBeanFactory beans;
+    private final SingletonBeanRegistry singletons;
 
-    /** @param beans the context whose singletons are looked up (non-singletons and lazy beans are not created) */
+    /**
+     * @param beans the context whose singletons are looked up; only singletons already created are returned, so
+     *        no lookup ever creates a bean (non-singletons and lazy beans not used yet stay absent)
+     */
     public IdWorkerSources(ListableBeanFactory beans) {
         this.beans = beans;
+        this.singletons = registryOf(beans);
+    }
+
+    private static SingletonBeanRegistry registryOf(ListableBeanFactory beans) {
+        if (beans instanceof SingletonBeanRegistry r) {
+            return r;
+        }
+        if (beans instanceof ApplicationContext c
+                && c.getAutowireCapableBeanFactory() instanceof SingletonBeanRegistry r) {
+            return r;
+        }
+        throw new IllegalArgumentException("IdWorkerSources needs a bean factory that tells which singletons exist "
+                + "(a SingletonBeanRegistry), was " + beans.getClass().getName());
     }
 
     /** The snowflake workers, by bean name. */
@@ -80,7 +100,15 @@ public final class IdWorkerSources {
     }
 
     private <T> Map<String, T> beansOf(Class<T> type) {
-        // no eager init: a probe must never create a bean (which could call a store) as a side effect
-        return beans.getBeansOfType(type, false, false);
+        // a probe must never create a bean: creating one can call a store (borrow a lease, register a rule), and
+        // getBeansOfType(type, false, false) still creates a lazy singleton not yet used. Only singletons that
+        // exist are fetched, and fetching those creates nothing.
+        Map<String, T> out = new LinkedHashMap<>();
+        for (String name : beans.getBeanNamesForType(type, false, false)) {
+            if (singletons.containsSingleton(name)) {
+                out.put(name, beans.getBean(name, type));
+            }
+        }
+        return out;
     }
 }

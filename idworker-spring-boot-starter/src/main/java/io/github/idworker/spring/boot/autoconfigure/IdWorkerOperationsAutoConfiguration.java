@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.pool.IdPools;
 import io.github.idworker.segment.SegmentIdGenerators;
 import io.github.idworker.segment.redis.RedisSequenceGenerators;
@@ -22,10 +23,12 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import java.util.function.Function;
 
@@ -132,8 +135,21 @@ public class IdWorkerOperationsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "idWorkerMetersBinder")
-        MetersBinder idWorkerMetersBinder(ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans) {
-            return new MetersBinder(registries, beans);
+        MetersBinder idWorkerMetersBinder(ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans,
+                                          Environment environment) {
+            return new MetersBinder(registries, beans, maxTags(environment));
+        }
+
+        /** {@value IdWorkerMeters.MAX_TAGS_PROPERTY}, checked: at least 1. */
+        static int maxTags(Environment environment) {
+            int maxTags = Binder.get(environment).bindOrCreate(IdWorkerProperties.PREFIX, IdWorkerProperties.class)
+                    .getMetrics().getMaxTags();
+            if (maxTags < 1) {
+                throw new IdWorkerConfigurationException(IdWorkerMeters.MAX_TAGS_PROPERTY,
+                        "must be greater than 0, was " + maxTags + " (it caps the generators of one mode that get "
+                                + "meters)");
+            }
+            return maxTags;
         }
     }
 
@@ -142,18 +158,20 @@ public class IdWorkerOperationsAutoConfiguration {
 
         private final ObjectProvider<MeterRegistry> registries;
         private final ListableBeanFactory beans;
+        private final int maxTags;
         private IdWorkerMeters meters;
 
-        MetersBinder(ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans) {
+        MetersBinder(ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans, int maxTags) {
             this.registries = registries;
             this.beans = beans;
+            this.maxTags = maxTags;
         }
 
         @Override
         public void afterSingletonsInstantiated() {
             MeterRegistry registry = registries.getIfUnique();
             if (registry != null) {
-                meters = new IdWorkerMeters(new IdWorkerSources(beans), registry);
+                meters = new IdWorkerMeters(new IdWorkerSources(beans), registry, maxTags);
                 meters.start();
             }
         }

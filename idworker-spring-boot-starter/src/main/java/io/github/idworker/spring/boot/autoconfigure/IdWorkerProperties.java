@@ -53,6 +53,9 @@ public class IdWorkerProperties {
     /** ID pools: per-entity pools of IDs in Redis, refilled from a durable offset in the database. */
     private final Pool pool = new Pool();
 
+    /** Micrometer meters of the generators. */
+    private final Metrics metrics = new Metrics();
+
     public String getNamespace() {
         return this.namespace;
     }
@@ -87,6 +90,29 @@ public class IdWorkerProperties {
 
     public Pool getPool() {
         return this.pool;
+    }
+
+    public Metrics getMetrics() {
+        return this.metrics;
+    }
+
+    /** Micrometer meters of the generators: how many generators of one mode get meters. */
+    public static class Metrics {
+
+        /**
+         * Most segment tags, sequences, serial rules and pools (each mode counted on its own) that get meters;
+         * further ones get none and one warning names this property. Tags come from callers (with
+         * auto-create, any string), so the cap bounds the meters a registry holds. Must be greater than 0.
+         */
+        private int maxTags = 100;
+
+        public int getMaxTags() {
+            return this.maxTags;
+        }
+
+        public void setMaxTags(int maxTags) {
+            this.maxTags = maxTags;
+        }
     }
 
     /** Bit layout of the ids and how the worker treats its clock. */
