@@ -1,5 +1,6 @@
 package io.github.idworker.sample;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code application.yml} ({@code order}, {@code invoice}) are registered by every start; the cleanup removes their
  * rows, periods and Redis keys too, so the shared database and Redis keep nothing of the sample's.
  */
+@Tag("exclusive")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class AbstractExternalProfileTest {
 

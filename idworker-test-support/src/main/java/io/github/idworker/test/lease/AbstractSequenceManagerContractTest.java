@@ -417,7 +417,7 @@ public abstract class AbstractSequenceManagerContractTest {
      * worker id, where such a stale identifier (sequence 0) lands.
      */
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void clockStepSwitchesUnderSixteenIssuingThreadsNeverRepeatAnId() throws Exception {
         String ns = newNamespace();
         // twice real time: 100 ms of worker time pass in 50 ms, and a 50 ms step back lasts long enough (20 ms)
@@ -462,7 +462,7 @@ public abstract class AbstractSequenceManagerContractTest {
      * identifiers on a taken slot lies in the range {@code (floor, high-water]} the taker may issue in.
      */
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void lostLeaseSwitchesUnderSixteenIssuingThreadsStayOutOfTheTakersRange() throws Exception {
         String ns = newNamespace();
         RunningClock clock = new RunningClock(workerClock().millis(), 2);
@@ -632,6 +632,7 @@ public abstract class AbstractSequenceManagerContractTest {
      * within its bound.
      */
     @Test
+    @Tag("exclusive")
     void aHungCentreCallFencesCallersWithinFenceWaitAndCloseReturns() throws Exception {
         String ns = newNamespace();
         ManualClock clock = workerClock();

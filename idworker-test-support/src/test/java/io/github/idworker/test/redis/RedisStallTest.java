@@ -5,6 +5,7 @@ import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.lease.redis.RedisSequenceManager;
 import io.github.idworker.snowflake.SnowflakeLayout;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the stall the same manager works again. On the embedded Redis 6.2; {@code RealRedisStallTest} repeats it on
  * Redis 7.
  */
+@Tag("exclusive")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisStallTest {
 

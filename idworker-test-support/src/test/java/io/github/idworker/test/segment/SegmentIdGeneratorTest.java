@@ -152,7 +152,7 @@ class SegmentIdGeneratorTest {
     }
 
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void aSteadyCallerNeverWaitsForARangeOnceWarmedUp() {
         String tag = newTag();
         store.newAllocator(false).register(tag, 0, 100);

@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.fail;
  * it above {@code max-pool-size} nor empty after the first fill; no take is refused and no alarm raised. Node a
  * talks to Redis through Lettuce, node b through Jedis. Subclasses pick the database and the Redis.
  */
-@Tag("heavy")
+@Tag("exclusive")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 abstract class AbstractIdPoolsTwoNodesTest {
 

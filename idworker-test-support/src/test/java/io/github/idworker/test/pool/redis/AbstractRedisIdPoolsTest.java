@@ -78,7 +78,7 @@ abstract class AbstractRedisIdPoolsTest {
     }
 
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void twoRefillersAndEightTakersGetUniqueStrictlyIncreasingIdsNeverAboveMaxAndNeverEmpty() throws Exception {
         // a pool of two seconds' demand at the limit, so the run goes through many refills
         PoolEntity entity = harness.entity(b -> b.type(IncreasingType.MONOTONIC).maxPerSecond(4000).maxPerRequest(50)
@@ -238,7 +238,7 @@ abstract class AbstractRedisIdPoolsTest {
     }
 
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void twoNodesTakingAsFastAsTheyCanReceiveAtMostMaxPerSecondTogether() throws Exception {
         int maxPerSecond = 1000;
         PoolEntity entity = harness.entity(b -> b.maxPerSecond(maxPerSecond).maxPerRequest(10).step(1000)

@@ -208,7 +208,7 @@ abstract class AbstractRedisSerialNumbersTest {
     }
 
     @Test
-    @Tag("heavy")
+    @Tag("exclusive")
     void aSteadyCallerNeverWaitsOnceWarmedUp() {
         // a refill starts with 100 numbers left, 200 ms at this pace: room for a slow refill on a busy machine
         SerialRule rule = harness.newRule(b -> b.prefix("T").width(9).minBatch(150).maxBatch(1_000).critical(100));
