@@ -1,5 +1,8 @@
 package io.github.idworker.sample;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -24,6 +27,8 @@ import java.net.URI;
 @RequestMapping("${server.error.path:/error}")
 public class ProblemErrorController implements ErrorController {
 
+    private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
+
     @RequestMapping
     public ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
@@ -34,6 +39,11 @@ public class ProblemErrorController implements ErrorController {
         }
         if (status == null) {
             status = HttpStatus.INTERNAL_SERVER_ERROR;
+        }
+        if (status.is5xxServerError()) {
+            // the answer says "its log has the cause": this is that log line (the exception stays out of the body)
+            log.error("Request {} failed inside the server", RequestExcerpt.quote(path),
+                    (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
         }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(status, request, path));
         try {

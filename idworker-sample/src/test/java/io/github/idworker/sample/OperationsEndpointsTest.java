@@ -25,8 +25,10 @@ class OperationsEndpointsTest {
     @Test
     void idworkerEndpointListsTheWorkerAndTheSegmentTag() throws Exception {
         String tag = "t-" + UUID.randomUUID().toString().substring(0, 13);
-        assertThat(SampleHttp.get(port, "/ids/next").status()).isEqualTo(200);
-        assertThat(SampleHttp.get(port, "/ids/segment/" + tag).status()).isEqualTo(200);
+        SampleHttp.Response next = SampleHttp.get(port, "/ids/next");
+        assertThat(next.status()).as("%s", next.body()).isEqualTo(200);
+        SampleHttp.Response segment0 = SampleHttp.get(port, "/ids/segment/" + tag);
+        assertThat(segment0.status()).as("%s", segment0.body()).isEqualTo(200);
 
         SampleHttp.Response response = SampleHttp.get(port, "/actuator/idworker");
         assertThat(response.status()).isEqualTo(200);

@@ -27,6 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
         "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms",
         "idworker.segment.initialize-schema=always", "idworker.segment.max-wait=1s",
+        // H2 over TCP is no embedded database (Spring Boot's rule), so every table the sample uses is created here
+        "idworker.serial.initialize-schema=always", "idworker.pool.initialize-schema=always",
+        "idworker.service.initialize-schema=always",
         "idworker.segment.redis.max-wait=1s", "spring.datasource.hikari.connection-timeout=250",
         "spring.datasource.hikari.validation-timeout=250"})
 class SegmentStoreDownTest {

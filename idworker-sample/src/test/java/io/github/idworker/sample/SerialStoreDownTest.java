@@ -24,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
         "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms",
         "idworker.segment.initialize-schema=always", "idworker.serial.initialize-schema=always",
+        // H2 over TCP is no embedded database (Spring Boot's rule), so every table the sample uses is created here
+        "idworker.pool.initialize-schema=always", "idworker.service.initialize-schema=always",
         "idworker.serial.redis.max-wait=1s", "spring.datasource.hikari.connection-timeout=250",
         "spring.datasource.hikari.validation-timeout=250"})
 class SerialStoreDownTest {

@@ -34,6 +34,16 @@ class IdPoolsLifecycle implements SmartLifecycle {
         }
     }
 
+    /**
+     * Not stopped by a pause (Spring's {@code ConfigurableApplicationContext.pause()}, which the test context
+     * cache uses for contexts not in use): what this lifecycle closes cannot be started again, so a paused and
+     * restarted context would answer every call with "closed"; the pools keep running (refill checks that fail while the connection factory is paused are retried at the next check).
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
     @Override
     public boolean isRunning() {
         return this.running;

@@ -35,6 +35,16 @@ class WorkerLeaseLifecycle implements SmartLifecycle {
         this.worker.close();
     }
 
+    /**
+     * Not stopped by a pause (Spring's {@code ConfigurableApplicationContext.pause()}, which the test context
+     * cache uses for contexts not in use): what this lifecycle closes cannot be started again, so a paused and
+     * restarted context would answer every call with "closed"; the worker keeps its lease (renewals that fail while the connection factory is paused are retried, and a lease lost meanwhile is replaced by the worker itself).
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
     @Override
     public boolean isRunning() {
         return this.running;

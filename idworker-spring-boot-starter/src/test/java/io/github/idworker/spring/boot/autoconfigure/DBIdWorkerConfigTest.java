@@ -57,6 +57,22 @@ class DBIdWorkerConfigTest {
                 .withPropertyValues("spring.datasource.url=" + url, "idworker.namespace=" + namespace);
     }
 
+    /**
+     * Spring 7 pauses contexts the test context cache is not using and restarts them later: the worker must come
+     * back issuing, not closed (it answered "worker … is closed" before the lifecycle opted out of pausing).
+     */
+    @Test
+    void aPausedAndRestartedContextKeepsItsWorkerIssuing() {
+        db(TestNames.h2Url(), TestNames.namespace()).run(context -> {
+            DBIdWorker worker = context.getBean(DBIdWorker.class);
+            long before = worker.nextId();
+            context.getSourceApplicationContext().pause();
+            context.getSourceApplicationContext().start();
+            assertThat(worker.status().state()).isEqualTo("issuing");
+            assertThat(worker.nextId()).isGreaterThan(before);
+        });
+    }
+
     @Test
     void defaultsRegisterAJdbcManagerAndAStartedDbIdWorker() {
         String namespace = TestNames.namespace();
