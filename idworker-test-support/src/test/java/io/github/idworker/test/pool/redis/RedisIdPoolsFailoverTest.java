@@ -5,6 +5,7 @@ import io.github.idworker.pool.PoolEmptyException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.test.redis.RedisClusterSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (full resync) and is promoted back. No ID is handed out twice, and every take is above every take before it.
  * (Adversarial review: verified to hold.)
  */
+// alone: replication links, promotions and the refill after a fail-over run on timers; beside another test
+// class on the 2 cores a refill on the promoted replica once did not come within 20 s (it passes alone)
+@Tag("exclusive")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisIdPoolsFailoverTest {
 
