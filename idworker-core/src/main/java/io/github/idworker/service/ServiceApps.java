@@ -1,5 +1,7 @@
 package io.github.idworker.service;
 
+import io.github.idworker.StoreLocations;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +70,7 @@ public class ServiceApps implements AutoCloseable {
             refresh();
         } catch (RuntimeException e) {
             log.warn("Could not read the ID service's applications from {}; the {} read before stay in force: {}",
-                    store.description(), apps.size(), e.toString());
+                    store.description(), apps.size(), StoreLocations.redact(e.toString()));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.github.idworker.snowflake;
 
+import io.github.idworker.StoreLocations;
+
 import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerException;
@@ -305,7 +307,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
 
     /** Who holds the lease, for humans: this host's name and process id, e.g. {@code app-7:4711}. */
     public String holder() {
-        return HOST + ":" + ProcessHandle.current().pid();
+        return HOST + ":" + PID;
     }
 
     /** A snapshot of the lease, the distance to its high-water and the last renewal failure, for health checks. */
@@ -391,7 +393,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                         options.fenceWait());
             } catch (ExecutionException | RejectedExecutionException e) {
                 log.warn("idworker namespace '{}' could not return its worker id; it expires with its lease: {}",
-                        options.namespace(), e.toString());
+                        options.namespace(), StoreLocations.redact(e.toString()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
@@ -631,7 +633,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 lease = manager.renew(lease, Math.max(lease.highWaterMillis(), now + ttl));
             } catch (RuntimeException e) {
                 log.warn("idworker namespace '{}' could not extend its new lease on worker id {}; the heartbeat retries: {}",
-                        options.namespace(), lease.workerId(), e.toString());
+                        options.namespace(), lease.workerId(), StoreLocations.redact(e.toString()));
             }
         }
         log.info("idworker namespace '{}' borrowed worker id {} (floor {}, high-water {}, holder {} pid {})",
@@ -718,10 +720,11 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
 
     private void noteFailure(String what, Throwable e) {
         long now = clock.millis();
-        // redacted once here, as LastFailure does: the endpoint and the idWorker health show it as it is
-        lastRenewalFailure = Instant.ofEpochMilli(now) + " " + io.github.idworker.StoreLocations.redact(e.toString());
-        Fence f = fence;
-        log.warn("idworker namespace '{}' {}; {}: {}", options.namespace(), what, fenceOutlook(f, now), e.toString());
+        // redacted once here, for the log line as for the endpoint and the idWorker health: a driver's message
+        // may quote a connection URL with its password
+        String failure = StoreLocations.redact(e.toString());
+        lastRenewalFailure = Instant.ofEpochMilli(now) + " " + failure;
+        log.warn("idworker namespace '{}' {}; {}: {}", options.namespace(), what, fenceOutlook(fence, now), failure);
     }
 
     /**
@@ -761,7 +764,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                     PID);
         } catch (RuntimeException e) {
             log.warn("idworker namespace '{}' could not return worker id {}; it expires with its lease: {}",
-                    options.namespace(), lease.workerId(), e.toString());
+                    options.namespace(), lease.workerId(), StoreLocations.redact(e.toString()));
         }
     }
 
