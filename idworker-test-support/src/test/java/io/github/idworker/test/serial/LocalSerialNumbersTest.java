@@ -55,6 +55,11 @@ class LocalSerialNumbersTest {
     private static final long MIDNIGHT = Instant.parse("2026-11-23T16:00:00Z").toEpochMilli();
     private static final int NODES = 4;
     private static final int THREADS_PER_NODE = 4;
+    /**
+     * At most this many calls of one thread of the midnight test fall on one day: 16 threads stay well below the
+     * 999 999 numbers a 6-digit rule has per day, however late the driver turns the clock.
+     */
+    private static final int CALLS_PER_DAY_PER_THREAD = 20_000;
 
     private final List<String> ruleNames = new ArrayList<>();
     private final List<LocalSerialNumbers> nodes = new ArrayList<>();
@@ -219,9 +224,11 @@ class LocalSerialNumbersTest {
         ExecutorService driver = Executors.newSingleThreadExecutor();
         Future<?> midnight = driver.submit(() -> {
             // thousands of strings on each day, and the clock turns while all threads are issuing
-            await().atMost(Duration.ofSeconds(60)).until(() -> beforeMidnight.get() >= threads * 300);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> beforeMidnight.get() >= threads * 300);
             clock.set(MIDNIGHT);
-            await().atMost(Duration.ofSeconds(60)).until(() -> afterMidnight.get() >= threads * 300);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> afterMidnight.get() >= threads * 300);
             stop.set(true);
             return null;
         });
@@ -230,11 +237,18 @@ class LocalSerialNumbersTest {
             byThread = onThreads(threads, t -> () -> {
                 LocalSerialNumbers node = nodes.get(t % NODES);
                 List<Call> calls = new ArrayList<>();
+                int[] mine = new int[2]; // this thread's calls before and after midnight
                 while (!stop.get()) {
                     boolean before = clock.millis() >= MIDNIGHT;
+                    if (mine[before ? 1 : 0] >= CALLS_PER_DAY_PER_THREAD) {
+                        // a stalled driver must not let the day's 6-digit numbers run out: wait for it instead
+                        Thread.sleep(1);
+                        continue;
+                    }
                     String serial = node.next(rule.name());
                     boolean after = clock.millis() >= MIDNIGHT;
                     calls.add(new Call(serial, before, after));
+                    mine[before ? 1 : 0]++;
                     (after ? afterMidnight : beforeMidnight).incrementAndGet();
                 }
                 return calls;
