@@ -29,4 +29,16 @@ public enum BenchmarkLayout {
     SnowflakeLayout layout() {
         return SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, timestampBits, workerBits, sequenceBits);
     }
+
+    int timestampBits() {
+        return timestampBits;
+    }
+
+    int workerBits() {
+        return workerBits;
+    }
+
+    int sequenceBits() {
+        return sequenceBits;
+    }
 }

@@ -22,8 +22,11 @@ final class LeasedWorkers {
     private LeasedWorkers() {
     }
 
-    /** Creates the lease table if needed, then borrows a worker id for a new namespace and starts the worker. */
-    static DBIdWorker start(SnowflakeLayout layout, MillisClock clock) {
+    /**
+     * Creates the lease table if needed, then borrows a worker id for a new namespace and starts the worker on the
+     * system clock.
+     */
+    static DBIdWorker start(SnowflakeLayout layout) {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL(URL);
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource);
@@ -31,7 +34,7 @@ final class LeasedWorkers {
         WorkerOptions options = WorkerOptions.builder()
                 .namespace("bench-" + UUID.randomUUID().toString().substring(0, 8))
                 .layout(layout)
-                .clock(clock)
+                .clock(MillisClock.SYSTEM)
                 .shutdownHook(false)
                 .build();
         DBIdWorker worker = new DBIdWorker(manager, options);

@@ -18,39 +18,53 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Numbers per second from one {@link RedisSegmentIdGenerator} — the strictly ordered sequence, one Lua call per
- * {@code nextId()} and per {@code nextIds(1000)} batch — beside a plain Redis {@code INCR} round trip through the
- * same Jedis client (a pooled {@code RedisClient}), measured in the same run. All scores are ids per second: the
- * batch benchmarks count 1,000 per call ({@code @OperationsPerInvocation}). Two threads share one generator and
- * one client; their score is the sum.
+ * Ids per second from the strictly ordered Redis sequence beside two peers, all behind one call and measured in
+ * the same run, in the manner of Caffeine's benchmarks: one {@code @Param source}, so the ratios are read side by
+ * side.
  *
- * <p>{@code checkRunId} is a {@code @Param}: with {@code true} (the default in production) every call also runs
- * {@code INFO server} inside the script to notice a Redis that restarted from an old snapshot; {@code false}
- * shows what that costs. The {@code INCR} baseline does not depend on it and runs once per thread count.
+ * <ul>
+ *   <li>{@code SEQUENCE} — a {@link RedisSegmentIdGenerator} as shipped: the identity check on every Redis call,
+ *       concurrent calls coalesced, ranges installed ahead in the background;</li>
+ *   <li>{@code SEQUENCE_NO_CHECK} — the same with {@code checkRunId(false)}: what the identity check costs;</li>
+ *   <li>{@code SEQUENCE_UNCOALESCED} — the same with {@code coalesce(false)}: one Redis call per caller;</li>
+ *   <li>{@code RAW_INCR} — a plain {@code INCR} ({@code INCRBY n} for a batch) through the same Jedis client: the
+ *       floor of one round trip, without ordering across a refill, without a durable high-water and without any
+ *       data-loss check;</li>
+ *   <li>{@code RAW_LPOP} — the pool-style peer: {@code LPOP} ({@code LPOP key n} for a batch) from a Redis list
+ *       pre-filled with numbers and topped up in the background by a thread of its own when it runs low, also
+ *       through the same client.</li>
+ * </ul>
+ * {@code nextId()} runs at 1, 2 and 8 threads sharing one source and one pooled client ({@code RedisClient}, up to
+ * 8 connections); {@code nextIds(1000)} at 1 and 8 threads, counted as 1 000 ids per call
+ * ({@code @OperationsPerInvocation}). Every score is ids per second, summed over the threads.
  *
  * <p>Redis: {@code 127.0.0.1:6379} when it answers, otherwise an embedded Redis on a free port (see
- * {@link BenchmarkRedis}; {@code -Didworker.bench.redis=host:port} for another one); each trial prints which.
- * Ranges come from a real {@code JdbcSegmentAllocator} over in-memory H2, {@value #STEP} numbers per refill,
- * so refills (lock, allocate, install, unlock: four more round trips and one transaction) are rare and the
- * figure is the steady per-call cost. Keys and rows use a random tag and are deleted when the trial ends.
+ * {@link BenchmarkRedis}; {@code -Didworker.bench.redis=host:port} for another one); each trial prints which. The
+ * sequences take ranges from a real {@code JdbcSegmentAllocator} over in-memory H2, {@value #STEP} numbers per
+ * range, so the figure is the steady per-call cost. Keys and rows use random names and are deleted when the trial
+ * ends.
  *
- * <p>Build once, then run, from the repository root:
+ * <p>Build once, then run, from the repository root (about 3 minutes):
  * <pre>
  * mvn -q -pl idworker-benchmarks -am package -DskipTests
  * java -jar idworker-benchmarks/target/benchmarks.jar RedisSequenceBenchmark
  * </pre>
- * One thread count only: {@code 'RedisSequenceBenchmark.*1Thread'}; production setting only: {@code -p checkRunId=true}.
+ * Two sources only: {@code -p source=SEQUENCE,RAW_INCR}; one thread count: {@code 'RedisSequenceBenchmark.nextId_8'}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 1, time = 1)
+@Measurement(iterations = 2, time = 2)
 @Fork(1)
 public class RedisSequenceBenchmark {
 
@@ -58,7 +72,25 @@ public class RedisSequenceBenchmark {
     static final int BATCH = 1000;
     static final String KEY_PREFIX = "idworker-bench";
 
-    /** The Redis server and one pooled client, shared by all threads. */
+    /** What answers the calls. */
+    public enum Source {
+        SEQUENCE, SEQUENCE_NO_CHECK, SEQUENCE_UNCOALESCED, RAW_INCR, RAW_LPOP
+    }
+
+    /** The one call every source answers. */
+    interface Ids {
+        long nextId();
+
+        long[] nextIds(int count);
+
+        /** Deletes what the source wrote; the client stays open. */
+        void close();
+    }
+
+    /**
+     * One Redis server and one pooled client shared by all threads of a trial, for the other Redis benchmarks
+     * ({@code SerialBenchmark}, {@code PoolBenchmark}), which measure beside the same kind of client.
+     */
     @State(Scope.Benchmark)
     public static class Redis {
         BenchmarkRedis redis;
@@ -81,72 +113,225 @@ public class RedisSequenceBenchmark {
         }
     }
 
-    /** One Redis sequence over the shared client, with or without the run-id check. */
+    /** The source under test, one Redis server and one pooled client shared by all threads of a trial. */
     @State(Scope.Benchmark)
-    public static class Sequence {
+    public static class Trial {
 
-        @Param({"true", "false"})
-        public boolean checkRunId;
+        @Param
+        public Source source;
 
-        RedisSegmentIdGenerator generator;
-        private String tag;
-        private UnifiedJedis client;
+        BenchmarkRedis redis;
+        UnifiedJedis client;
+        Ids ids;
 
         @Setup
-        public void open(Redis redis) {
-            client = redis.client;
-            JdbcSegmentAllocator allocator = SegmentTables.allocator();
-            tag = SegmentTables.newTag(allocator, "bench-redis");
-            RedisSegmentOptions options = RedisSegmentOptions.builder().keyPrefix(KEY_PREFIX).step(STEP)
-                    .checkRunId(checkRunId).build();
-            generator = new RedisSegmentIdGenerator(new JedisScriptExecutor(redis.client, redis.redis.host + ":"
-                    + redis.redis.port), allocator, tag, options);
+        public void open() {
+            redis = BenchmarkRedis.open();
+            client = redis.newClient();
+            String name = UUID.randomUUID().toString().substring(0, 8);
+            ids = switch (source) {
+                case SEQUENCE -> new Sequence(this, RedisSegmentOptions.builder());
+                case SEQUENCE_NO_CHECK -> new Sequence(this, RedisSegmentOptions.builder().checkRunId(false));
+                case SEQUENCE_UNCOALESCED -> new Sequence(this, RedisSegmentOptions.builder().coalesce(false));
+                case RAW_INCR -> new Incr(client, "{" + KEY_PREFIX + ":" + name + "}:incr");
+                case RAW_LPOP -> new ListPool(redis, client, "{" + KEY_PREFIX + ":" + name + "}:pool");
+            };
+            System.out.println("Redis: " + redis);
         }
 
         @TearDown
         public void close() {
-            System.out.println("Redis sequence " + tag + ": " + generator.installedRanges() + " range(s) of " + STEP
-                    + " installed, " + generator.waitedCalls() + " call(s) took part in a refill");
+            ids.close();
+            client.close();
+            redis.close();
+        }
+    }
+
+    /** Ours: one Redis sequence over the shared client. */
+    static final class Sequence implements Ids {
+        private final RedisSegmentIdGenerator generator;
+        private final UnifiedJedis client;
+        private final String tag;
+
+        Sequence(Trial trial, RedisSegmentOptions.Builder options) {
+            this.client = trial.client;
+            JdbcSegmentAllocator allocator = SegmentTables.allocator();
+            this.tag = SegmentTables.newTag(allocator, "bench-redis");
+            this.generator = new RedisSegmentIdGenerator(new JedisScriptExecutor(client, trial.redis.host + ":"
+                    + trial.redis.port), allocator, tag, options.keyPrefix(KEY_PREFIX).step(STEP).build());
+        }
+
+        @Override
+        public long nextId() {
+            return generator.nextId();
+        }
+
+        @Override
+        public long[] nextIds(int count) {
+            return generator.nextIds(count);
+        }
+
+        @Override
+        public void close() {
+            System.out.println("Redis sequence " + tag + ": " + generator.scriptCalls() + " script calls, "
+                    + generator.coalescedCalls() + " calls coalesced, " + generator.installedRanges() + " range(s) of "
+                    + STEP + " installed, " + generator.waitedCalls() + " script call(s) waited for a refill");
             client.del(generator.rangeKey(), generator.lockKey());
             SegmentTables.deleteTag(tag);
         }
     }
 
+    /** A plain counter: one {@code INCR} per id, {@code INCRBY n} per batch. */
+    static final class Incr implements Ids {
+        private final UnifiedJedis client;
+        private final String key;
+
+        Incr(UnifiedJedis client, String key) {
+            this.client = client;
+            this.key = key;
+        }
+
+        @Override
+        public long nextId() {
+            return client.incr(key);
+        }
+
+        @Override
+        public long[] nextIds(int count) {
+            long last = client.incrBy(key, count);
+            long[] out = new long[count];
+            for (int i = 0; i < count; i++) {
+                out[i] = last - count + 1 + i;
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            client.del(key);
+        }
+    }
+
+    /**
+     * The pool-style peer: numbers wait in a Redis list; callers {@code LPOP} them; a refiller thread with a client of
+     * its own appends {@value #CHUNK} more whenever fewer than {@value #LOW} are left, checking every millisecond.
+     */
+    static final class ListPool implements Ids {
+        static final int CHUNK = 50_000;
+        static final int LOW = 30_000;
+
+        private final UnifiedJedis client;
+        private final UnifiedJedis refillClient;
+        private final String key;
+        private final AtomicLong pushed = new AtomicLong();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread refiller;
+
+        ListPool(BenchmarkRedis redis, UnifiedJedis client, String key) {
+            this.client = client;
+            this.refillClient = redis.newClient();
+            this.key = key;
+            refill();
+            refill();
+            refiller = new Thread(() -> {
+                while (running.get()) {
+                    if (refillClient.llen(key) < LOW) {
+                        refill();
+                    } else {
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }
+            }, "list-pool-refiller");
+            refiller.setDaemon(true);
+            refiller.start();
+        }
+
+        private void refill() {
+            long from = pushed.getAndAdd(CHUNK) + 1;
+            try (AbstractPipeline pipeline = refillClient.pipelined()) {
+                String[] numbers = new String[1_000];
+                for (int i = 0; i < CHUNK; i += numbers.length) {
+                    for (int j = 0; j < numbers.length; j++) {
+                        numbers[j] = Long.toString(from + i + j);
+                    }
+                    pipeline.rpush(key, numbers);
+                }
+                pipeline.sync();
+            }
+        }
+
+        @Override
+        public long nextId() {
+            String id;
+            while ((id = client.lpop(key)) == null) {
+                Thread.onSpinWait(); // the pool ran dry: the refiller is behind
+            }
+            return Long.parseLong(id);
+        }
+
+        @Override
+        public long[] nextIds(int count) {
+            long[] out = new long[count];
+            int n = 0;
+            while (n < count) {
+                List<String> taken = client.lpop(key, count - n);
+                if (taken == null) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                for (String id : taken) {
+                    out[n++] = Long.parseLong(id);
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            running.set(false);
+            try {
+                refiller.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            client.del(key);
+            refillClient.close();
+        }
+    }
+
     @Benchmark
     @Threads(1)
-    public long nextId1Thread(Sequence s) {
-        return s.generator.nextId();
+    public long nextId_1(Trial t) {
+        return t.ids.nextId();
     }
 
     @Benchmark
     @Threads(2)
-    public long nextId2Threads(Sequence s) {
-        return s.generator.nextId();
+    public long nextId_2(Trial t) {
+        return t.ids.nextId();
+    }
+
+    @Benchmark
+    @Threads(8)
+    public long nextId_8(Trial t) {
+        return t.ids.nextId();
     }
 
     @Benchmark
     @Threads(1)
     @OperationsPerInvocation(BATCH)
-    public long[] nextIds1000_1Thread(Sequence s) {
-        return s.generator.nextIds(BATCH);
+    public long[] nextIds1000_1(Trial t) {
+        return t.ids.nextIds(BATCH);
     }
 
     @Benchmark
-    @Threads(2)
+    @Threads(8)
     @OperationsPerInvocation(BATCH)
-    public long[] nextIds1000_2Threads(Sequence s) {
-        return s.generator.nextIds(BATCH);
-    }
-
-    @Benchmark
-    @Threads(1)
-    public long baselineIncr1Thread(Redis r) {
-        return r.client.incr(r.incrKey);
-    }
-
-    @Benchmark
-    @Threads(2)
-    public long baselineIncr2Threads(Redis r) {
-        return r.client.incr(r.incrKey);
+    public long[] nextIds1000_8(Trial t) {
+        return t.ids.nextIds(BATCH);
     }
 }

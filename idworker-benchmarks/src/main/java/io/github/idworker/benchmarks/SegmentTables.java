@@ -1,5 +1,6 @@
 package io.github.idworker.benchmarks;
 
+import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import org.h2.jdbcx.JdbcDataSource;
 
@@ -40,6 +41,13 @@ final class SegmentTables {
     static String newTag(JdbcSegmentAllocator allocator, String prefix) {
         String tag = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         allocator.register(tag, 0, 1000, "benchmark, deleted at the end of the trial");
+        return tag;
+    }
+
+    /** Registers a fresh random tag, numbering from 1, with any allocator (without the row's description). */
+    static String newTag(SegmentAllocator allocator, String prefix) {
+        String tag = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        allocator.register(tag, 0, 1000);
         return tag;
     }
 

@@ -53,7 +53,7 @@ public class SnowflakeBatchBenchmark {
 
     @Setup
     public void start() {
-        worker = LeasedWorkers.start(layout.layout(), BenchmarkClock.SYSTEM.clock());
+        worker = LeasedWorkers.start(layout.layout());
     }
 
     @TearDown

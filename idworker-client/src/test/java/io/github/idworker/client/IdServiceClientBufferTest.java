@@ -1,6 +1,7 @@
 package io.github.idworker.client;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -49,6 +50,7 @@ class IdServiceClientBufferTest {
     }
 
     @Test
+    @Tag("exclusive") // counts waits against a background refill: runs alone, not beside other test classes
     void twentyThousandIdsTakeTwentyRequestsAndOnlyTheFirstCallWaits() throws IOException {
         StandIn env = standIns(1).get(0);
         // a whole batch in reserve, and a caller that pauses 1 ms every 4 IDs: a refill has 250 ms to land, room

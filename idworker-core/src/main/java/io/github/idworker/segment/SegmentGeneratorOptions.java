@@ -23,6 +23,10 @@ public final class SegmentGeneratorOptions {
     public static final Duration DEFAULT_TARGET_LIFETIME = Duration.ofMinutes(15);
     /** Default bound on a caller's wait when both buffers are empty. */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(3);
+    /** Default time one load of whole steps should last at the measured demand. */
+    public static final Duration DEFAULT_MIN_LOAD_LIFETIME = Duration.ofSeconds(1);
+    /** Default bound on the steps reserved by one load. */
+    public static final int DEFAULT_MAX_STEPS_PER_LOAD = 10_000;
 
     private final int minStep;
     private final int maxStep;
@@ -30,6 +34,8 @@ public final class SegmentGeneratorOptions {
     private final double prefetchThreshold;
     private final Duration targetLifetime;
     private final Duration maxWait;
+    private final Duration minLoadLifetime;
+    private final int maxStepsPerLoad;
     private final Executor executor;
     private final LongSupplier nanoClock;
 
@@ -40,6 +46,8 @@ public final class SegmentGeneratorOptions {
         this.prefetchThreshold = b.prefetchThreshold;
         this.targetLifetime = b.targetLifetime;
         this.maxWait = b.maxWait;
+        this.minLoadLifetime = b.minLoadLifetime;
+        this.maxStepsPerLoad = b.maxStepsPerLoad;
         this.executor = b.executor;
         this.nanoClock = b.nanoClock;
     }
@@ -77,6 +85,16 @@ public final class SegmentGeneratorOptions {
         return maxWait;
     }
 
+    /** How long one load should last at the measured demand; see {@link Builder#minLoadLifetime(Duration)}. */
+    public Duration minLoadLifetime() {
+        return minLoadLifetime;
+    }
+
+    /** Most whole steps one load reserves; 1 means one step per load. */
+    public int maxStepsPerLoad() {
+        return maxStepsPerLoad;
+    }
+
     /** Runs background loads; {@code null} means idworker's shared daemon pool. */
     public Executor executor() {
         return executor;
@@ -94,6 +112,8 @@ public final class SegmentGeneratorOptions {
         private double prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
         private Duration targetLifetime = DEFAULT_TARGET_LIFETIME;
         private Duration maxWait = DEFAULT_MAX_WAIT;
+        private Duration minLoadLifetime = DEFAULT_MIN_LOAD_LIFETIME;
+        private int maxStepsPerLoad = DEFAULT_MAX_STEPS_PER_LOAD;
         private Executor executor;
         private LongSupplier nanoClock = System::nanoTime;
 
@@ -140,13 +160,39 @@ public final class SegmentGeneratorOptions {
             return this;
         }
 
+        /**
+         * How long one load should last at the measured demand ({@code idworker.segment.min-load-lifetime}): when
+         * one step runs out sooner, a load reserves as many whole steps in one allocation as that demand consumes
+         * in this time, at most {@link #maxStepsPerLoad(int)}. Range switches then stay rare at any step, and the
+         * loader has most of this time to bring the next load in. The price: a restart skips the unused rest of at
+         * most two loads, that is about twice this time's demand.
+         */
+        public Builder minLoadLifetime(Duration minLoadLifetime) {
+            this.minLoadLifetime = minLoadLifetime;
+            return this;
+        }
+
+        /**
+         * Most whole steps one load reserves ({@code idworker.segment.max-steps-per-load}); {@code 1} turns
+         * multi-step loads off, so that the store advances by exactly one step per load and a restart skips at
+         * most two steps, at the cost of a range switch every step.
+         */
+        public Builder maxStepsPerLoad(int maxStepsPerLoad) {
+            this.maxStepsPerLoad = maxStepsPerLoad;
+            return this;
+        }
+
         /** Where background loads run; by default a small shared pool of daemon threads. */
         public Builder executor(Executor executor) {
             this.executor = executor;
             return this;
         }
 
-        /** The clock demand is measured with, in nanoseconds; tests drive it by hand. */
+        /**
+         * The clock demand is measured with, in nanoseconds; tests drive it by hand. Only the step and load sizes
+         * follow it: waits ({@code maxWait}) and the retry back-off always run on {@link System#nanoTime()}, so a
+         * clock that stands still cannot make a wait endless.
+         */
         public Builder nanoClock(LongSupplier nanoClock) {
             this.nanoClock = nanoClock;
             return this;
@@ -170,6 +216,11 @@ public final class SegmentGeneratorOptions {
             }
             positive(targetLifetime, "idworker.segment.target-lifetime");
             positive(maxWait, "idworker.segment.max-wait");
+            positive(minLoadLifetime, "idworker.segment.min-load-lifetime");
+            if (maxStepsPerLoad < 1) {
+                throw new IdWorkerConfigurationException("idworker.segment.max-steps-per-load",
+                        "must be at least 1 (1 reserves one step per load), was " + maxStepsPerLoad);
+            }
             Objects.requireNonNull(nanoClock, "nanoClock");
             return new SegmentGeneratorOptions(this);
         }
@@ -184,6 +235,7 @@ public final class SegmentGeneratorOptions {
     @Override
     public String toString() {
         return "SegmentGeneratorOptions[step " + minStep + ".." + maxStep + ", initial " + initialStep
-                + ", prefetch at " + prefetchThreshold + ", target lifetime " + targetLifetime + ", max wait " + maxWait + "]";
+                + ", prefetch at " + prefetchThreshold + ", target lifetime " + targetLifetime + ", max wait " + maxWait + ", min load lifetime " + minLoadLifetime + ", at most " + maxStepsPerLoad
+                + " steps per load]";
     }
 }

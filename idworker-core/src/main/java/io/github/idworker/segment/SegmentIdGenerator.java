@@ -29,8 +29,9 @@ import java.util.function.LongSupplier;
  * <p>Guarantees: numbers are unique across every generator of the tag over the same store (each range is handed
  * out once); one instance hands out increasing ranges, so the numbers one thread receives from it strictly
  * increase; a new instance (a restart) always starts with a fresh range, above every number handed out before
- * — the unused rest of the old ranges is skipped, at most two ranges of {@code maxStep}. Numbers of different
- * instances interleave; for one order across processes use the Redis generator.
+ * — the unused rest of the old loads is skipped: at most two loads, each at most {@code maxStepsPerLoad × maxStep}
+ * numbers and in practice about {@code minLoadLifetime} of demand. Numbers of different instances interleave; for
+ * one order across processes use the Redis generator.
  *
  * <p>Steps:
  * <ol>
@@ -53,7 +54,14 @@ import java.util.function.LongSupplier;
  *       that demand consumes in {@code targetLifetime} (default 15 minutes), clamped to
  *       {@code [minStep, maxStep]} and to at least half the current step: a surge gets a segment its size at
  *       once, a lull shrinks segments by at most half per refill. When a caller had to wait because both buffers
- *       were empty, the step doubles.</li>
+ *       were empty, the load doubles.</li>
+ *   <li><b>Whole steps per load.</b> When one step of that size would last less than {@code minLoadLifetime}
+ *       (default 1 s) at the measured demand — a fixed small step at high demand — the load reserves {@code k}
+ *       whole steps in one allocation, {@code k} what that time's demand consumes, at most
+ *       {@code maxStepsPerLoad}, at most four times the current load's steps, and 1 at the first measure (a few
+ *       numbers of the first range, perhaps one burst). A lull shrinks the load by at most half per load. The
+ *       load is one contiguous range, so the hot path is the same, and a switch comes once per load instead of
+ *       once per step.</li>
  *   <li><b>Switch.</b> A caller that finds the current segment used up takes the lock, makes the prefetched
  *       segment current and retries. Only when no segment is prefetched does it wait (a "waited call",
  *       {@link #waitedCalls()}): it starts a load unless one is in flight and waits for it, at most
@@ -78,7 +86,8 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
     private final LongSupplier clock;
     private final long maxWaitNanos;
     private final long targetLifetimeNanos;
-    private final Buffer empty = new Buffer(null, 0.5);
+    private final long minLoadLifetimeNanos;
+    private final Buffer empty = new Buffer(null, 0, 0.5);
 
     /** The segment numbers are taken from; replaced only under {@link #lock}. */
     private volatile Buffer current = empty;
@@ -126,6 +135,8 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
     /** The read-mostly part of a buffer. */
     private abstract static class BufferRange {
         final Segment segment;
+        /** The step this load was sized in; the load holds {@code size / step} whole steps. */
+        final int step;
         final long first;
         final long size;
         final long prefetchAt;
@@ -135,8 +146,9 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         long activatedNanos;
         volatile boolean prefetchRequested;
 
-        BufferRange(Segment segment, double threshold) {
+        BufferRange(Segment segment, int step, double threshold) {
             this.segment = segment;
+            this.step = step;
             this.first = segment == null ? 0 : segment.firstId();
             this.size = segment == null ? 0 : segment.size();
             long wanted = Math.max(0, Math.min(size - 1, (long) (size * threshold)));
@@ -150,8 +162,8 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
     private abstract static class BufferPadBefore extends BufferRange {
         long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
 
-        BufferPadBefore(Segment segment, double threshold) {
-            super(segment, threshold);
+        BufferPadBefore(Segment segment, int step, double threshold) {
+            super(segment, step, threshold);
         }
     }
 
@@ -159,8 +171,8 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         /** Numbers taken from this buffer, through {@link #USED}; may run past {@code size}. */
         volatile long used;
 
-        BufferCounter(Segment segment, double threshold) {
-            super(segment, threshold);
+        BufferCounter(Segment segment, int step, double threshold) {
+            super(segment, step, threshold);
         }
     }
 
@@ -168,8 +180,8 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
     private static final class Buffer extends BufferCounter {
         long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
 
-        Buffer(Segment segment, double threshold) {
-            super(segment, threshold);
+        Buffer(Segment segment, int step, double threshold) {
+            super(segment, step, threshold);
         }
     }
 
@@ -192,6 +204,7 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         this.clock = this.options.nanoClock();
         this.maxWaitNanos = this.options.maxWait().toNanos();
         this.targetLifetimeNanos = this.options.targetLifetime().toNanos();
+        this.minLoadLifetimeNanos = this.options.minLoadLifetime().toNanos();
     }
 
     /** A generator with default options. */
@@ -221,7 +234,7 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
             }
             loading = true;
         }
-        load(options.initialStep(), null);
+        load(options.initialStep(), 1, null);
         RuntimeException failure;
         synchronized (lock) {
             failure = next == null && current == empty ? lastFailure : null;
@@ -259,7 +272,7 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
     }
 
     private long nextIdSlow(Buffer b) {
-        long deadline = clock.getAsLong() + maxWaitNanos;
+        long deadline = System.nanoTime() + maxWaitNanos;
         boolean[] waited = {false};
         while (true) {
             b = advance(b, deadline, waited);
@@ -300,7 +313,7 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
                 }
             }
             if (waited == null) {
-                deadline = clock.getAsLong() + maxWaitNanos;
+                deadline = System.nanoTime() + maxWaitNanos;
                 waited = new boolean[] {false};
             }
             b = advance(b, deadline, waited);
@@ -320,11 +333,12 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
                 b.prefetchRequested = true;
                 return;
             }
-            if (lastFailure != null && clock.getAsLong() - retryNotBefore < 0) {
+            if (lastFailure != null && System.nanoTime() - retryNotBefore < 0) {
                 return;
             }
             b.prefetchRequested = true;
-            startLoad(stepAfter(b), b);
+            long size = loadAfter(b);
+            startLoad(step(size), steps(size), b);
         }
     }
 
@@ -349,10 +363,11 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
                     waited[0] = true;
                     waitedCalls.increment();
                 }
-                long now = clock.getAsLong();
+                long now = System.nanoTime();
                 if (!loading) {
                     if (lastFailure == null || now - retryNotBefore >= 0) {
-                        startLoad(demandStep(), null);
+                        long size = demandLoad();
+                        startLoad(step(size), steps(size), null);
                         continue;
                     }
                     if (isPermanent(lastFailure)) {
@@ -391,58 +406,98 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         return n;
     }
 
-    /** The step after {@code trigger}, from the demand measured up to its prefetch; under the lock. */
-    private int stepAfter(Buffer trigger) {
-        int step = trigger.segment.step();
+    /*
+     * A load is packed into one long: the step in the low 32 bits, the number of whole steps above them. The load
+     * asks the allocator for step × steps numbers, which never passes Integer.MAX_VALUE (see maxSteps).
+     */
+    private static long load(int step, long steps) {
+        return (steps << 32) | step;
+    }
+
+    private static int step(long load) {
+        return (int) load;
+    }
+
+    private static int steps(long load) {
+        return (int) (load >>> 32);
+    }
+
+    /** Most whole steps of {@code step} one load may hold: the option, and what one range of an int can hold. */
+    private int maxSteps(int step) {
+        return Math.max(1, Math.min(options.maxStepsPerLoad(), Integer.MAX_VALUE / step));
+    }
+
+    /**
+     * The load after {@code trigger}, from the demand measured up to its prefetch; under the lock. The step
+     * follows demand over {@code targetLifetime} within {@code [minStep, maxStep]}; when one such step would last
+     * less than {@code minLoadLifetime}, the load reserves as many whole steps as that time's demand consumes,
+     * growing by at most four times per load. A lull shrinks either by at most half per load.
+     */
+    private long loadAfter(Buffer trigger) {
+        int step = trigger.step;
         long consumed = Math.min(trigger.size, Math.max(1, trigger.used));
         long elapsed = clock.getAsLong() - trigger.activatedNanos;
         if (previous != null) {
             consumed += previous.size;
             elapsed += previousLifetimeNanos;
         }
-        double perLifetime = consumed * ((double) targetLifetimeNanos / Math.max(1, elapsed));
-        long wanted = (long) Math.min(perLifetime, options.maxStep());
+        double perNano = consumed / (double) Math.max(1, elapsed);
+        long wanted = (long) Math.min(perNano * targetLifetimeNanos, options.maxStep());
         long floor = Math.max(options.minStep(), step / 2);
-        return (int) Math.min(options.maxStep(), Math.max(floor, wanted));
+        int nextStep = (int) Math.min(options.maxStep(), Math.max(floor, wanted));
+        double perLoad = Math.min(perNano * minLoadLifetimeNanos, (double) Integer.MAX_VALUE);
+        // a demand within 5 % of a whole number of steps takes no further step: the measure is not that exact
+        long steps = Math.max((long) Math.ceil(perLoad / nextStep - 0.05), (trigger.size / 2 + nextStep - 1) / nextStep);
+        if (previous == null) {
+            // the first measure covers a few numbers of the first range only, perhaps one burst of a caller that
+            // then idles: not evidence enough to reserve more than a step (a waiting caller still doubles the load)
+            steps = 1;
+        }
+        // grow by at most four times per load: a burst inflates one measure, and what a load reserves beyond
+        // demand is skipped on restart; a real surge still reaches a second's demand within a few loads
+        steps = Math.min(steps, 4L * Math.max(1, trigger.size / nextStep));
+        return load(nextStep, Math.min(maxSteps(nextStep), Math.max(1, steps)));
     }
 
-    /** The step of a load a waiting caller asked for; under the lock. */
-    private int demandStep() {
+    /** The load a waiting caller asked for: twice the current one, in a step twice as large where allowed; under the lock. */
+    private long demandLoad() {
         Buffer c = current;
         if (c == empty) {
-            return options.initialStep();
+            return load(options.initialStep(), 1);
         }
-        return (int) Math.min(options.maxStep(), Math.max(options.minStep(), 2L * c.segment.step()));
+        int step = (int) Math.min(options.maxStep(), Math.max(options.minStep(), 2L * c.step));
+        long steps = (2 * c.size + step - 1) / step;
+        return load(step, Math.min(maxSteps(step), Math.max(1, steps)));
     }
 
-    /** Starts a load of {@code step} numbers; under the lock. */
-    private void startLoad(int step, Buffer trigger) {
+    /** Starts a load of {@code steps} whole steps of {@code step} numbers; under the lock. */
+    private void startLoad(int step, int steps, Buffer trigger) {
         loading = true;
         try {
-            executor.execute(() -> load(step, trigger));
+            executor.execute(() -> load(step, steps, trigger));
         } catch (RejectedExecutionException e) {
             finishLoad(null, new IdWorkerException("The segment loader rejected the load of tag '" + bizTag
-                    + "'; is its executor shut down?", e), trigger, 0);
+                    + "'; is its executor shut down?", e), step, trigger, 0);
         }
     }
 
-    private void load(int step, Buffer trigger) {
+    private void load(int step, int steps, Buffer trigger) {
         Segment segment = null;
         RuntimeException failure = null;
-        long started = clock.getAsLong();
+        long started = System.nanoTime();
         try {
-            segment = allocator.allocate(bizTag, step);
+            segment = allocator.allocate(bizTag, step * steps);
         } catch (RuntimeException e) {
             failure = e;
         } catch (Error e) {
-            finishLoad(null, new IdWorkerException("Loading a range of segment tag '" + bizTag + "' failed", e), trigger,
-                    clock.getAsLong() - started);
+            finishLoad(null, new IdWorkerException("Loading a range of segment tag '" + bizTag + "' failed", e), step,
+                    trigger, System.nanoTime() - started);
             throw e;
         }
-        finishLoad(segment, failure, trigger, clock.getAsLong() - started);
+        finishLoad(segment, failure, step, trigger, System.nanoTime() - started);
     }
 
-    private void finishLoad(Segment segment, RuntimeException failure, Buffer trigger, long tookNanos) {
+    private void finishLoad(Segment segment, RuntimeException failure, int step, Buffer trigger, long tookNanos) {
         synchronized (lock) {
             loading = false;
             loadNanos += tookNanos;
@@ -451,14 +506,14 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
             }
             if (failure == null && segment != null && !closed) {
                 highestLoaded = segment.lastId();
-                next = new Buffer(segment, options.prefetchThreshold());
+                next = new Buffer(segment, step, options.prefetchThreshold());
                 lastFailure = null;
                 loadedSegments.incrementAndGet();
             } else if (failure != null) {
                 failedLoads++;
                 lastFailure = failure;
                 lastFailureAtMillis = System.currentTimeMillis();
-                retryNotBefore = clock.getAsLong() + RETRY_BACKOFF_NANOS;
+                retryNotBefore = System.nanoTime() + RETRY_BACKOFF_NANOS;
                 if (trigger != null) {
                     trigger.prefetchRequested = false;
                 }
@@ -498,10 +553,15 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         return current.segment;
     }
 
-    /** The step of the current range, 0 before the first one. */
+    /** The step the current load was sized in, 0 before the first one. */
     public int currentStep() {
-        Segment s = current.segment;
-        return s == null ? 0 : s.step();
+        return current.step;
+    }
+
+    /** How many whole steps the current load holds (1 unless demand asked for more), 0 before the first one. */
+    public int currentStepsPerLoad() {
+        Buffer c = current;
+        return c.step == 0 ? 0 : (int) (c.size / c.step);
     }
 
     /**
@@ -536,7 +596,7 @@ public class SegmentIdGenerator implements StoreBackedGenerator, AutoCloseable {
         }
         // redacted outside the lock: a regex on every probe must not hold up callers switching ranges
         return new SegmentStatus(bizTag, c.segment, nextNumber, prefetched, isLoading,
-                c.segment == null ? 0 : c.segment.step(), used, loaded, nanos, failed, waitedCalls.sum(),
+                c.step, used, loaded, nanos, failed, waitedCalls.sum(),
                 failure == null ? null : StoreLocations.redact(failure.toString()),
                 failure == null ? null : Instant.ofEpochMilli(failureAt), isClosed);
     }

@@ -9,7 +9,8 @@ package io.github.idworker.segment;
  * @param next the number the next call gets from {@code current} ({@code current.lastId() + 1} once it is used up)
  * @param prefetched the range loaded ahead and waiting in the second buffer, or {@code null}
  * @param loading whether a load from the store is in flight
- * @param step the step of {@code current}, 0 before the first range
+ * @param step the step {@code current} was sized in, 0 before the first range; {@code current} holds one or
+ *        more whole steps (several when one step would not last {@code min-load-lifetime} at the demand)
  * @param issued numbers handed out by this generator
  * @param refills ranges loaded from the store
  * @param refillNanos time spent in those loads, including failed ones, in nanoseconds

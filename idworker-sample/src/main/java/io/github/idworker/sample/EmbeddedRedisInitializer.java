@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -20,9 +21,9 @@ import java.util.Map;
  * setup. Registered in {@code META-INF/spring.factories}.
  *
  * <ul>
- *   <li>Only in the default profile: skipped whenever any profile is active — {@code external} (use your own
- *       Redis), {@code db} (no Redis needed) or one of your own — so a deployment never ends up on a private
- *       Redis of its own.</li>
+ *   <li>Only in the default profile, or with {@code zookeeper} as the only profile: skipped whenever another
+ *       profile is active — {@code external} (use your own Redis), {@code db} (no Redis needed) or one of your
+ *       own — so a deployment never ends up on a private Redis of its own.</li>
  *   <li>Listens on {@code 127.0.0.1:spring.data.redis.port} (6380 in {@code application.yml}, clear of a local
  *       Redis on 6379); {@code spring.data.redis.port=0} picks a free port and writes it into the environment
  *       for the Redis connection factory.</li>
@@ -38,9 +39,10 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         ConfigurableEnvironment environment = context.getEnvironment();
-        if (environment.getActiveProfiles().length > 0) {
-            // zero setup is for the default profile only: with any profile of your own (say "prod") the sample
-            // must reach the Redis you configured, never a private one that would split nonces, rates and pools
+        if (Arrays.stream(environment.getActiveProfiles()).anyMatch(profile -> !profile.equals("zookeeper"))) {
+            // zero setup is for the default profile only (and "zookeeper", which changes the worker's centre
+            // alone): with any profile of your own (say "prod") the sample must reach the Redis you configured,
+            // never a private one that would split nonces, rates and pools
             return;
         }
         int port = environment.getProperty(PORT_PROPERTY, Integer.class, 6380);

@@ -30,6 +30,10 @@ import org.springframework.context.annotation.Profile;
  *       {@code @EnableSegmentIdGenerators}, in-process segments only (no Redis, so {@code /ids/sequence} answers
  *       503); {@code @EnableSerialNumbers(mode = SerialMode.LOCAL)}, serial numbers in process over the
  *       database, unique and increasing per instance;</li>
+ *   <li>profile {@code zookeeper}: {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)}, the
+ *       {@code zookeeperIdWorker} leasing from the ensemble of {@code idworker.zookeeper.connect-string}, or from a
+ *       ZooKeeper server started in this JVM when none is given ({@link EmbeddedZookeeperInitializer}); segments,
+ *       sequences, serials and pools as in the default profile, embedded Redis included;</li>
  *   <li>profile {@code external}: nothing embedded is started; {@code spring.data.redis.*} and
  *       {@code spring.datasource.*} point at real servers that every instance shares. {@code spring.datasource.url}
  *       is required ({@link ExternalDatabaseCheck}): there is no fallback to an in-memory database.</li>
@@ -50,11 +54,28 @@ public class IdWorkerSampleApplication {
      */
     @Configuration(proxyBeanMethods = false)
     @Profile("!db")
-    @EnableIdWorker(mode = CenterMode.REDIS)
     @EnableSegmentIdGenerators(redisSequences = true)
     @EnableSerialNumbers
     @EnableIdPools
     static class RedisCentre {
+    }
+
+    /** The worker's lease from Redis, unless profile {@code db} or {@code zookeeper} picks another centre. */
+    @Configuration(proxyBeanMethods = false)
+    @Profile("!db & !zookeeper")
+    @EnableIdWorker(mode = CenterMode.REDIS)
+    static class RedisWorker {
+    }
+
+    /**
+     * The worker's lease from ZooKeeper with profile {@code zookeeper}: the ensemble of
+     * {@code idworker.zookeeper.connect-string}, or, when it is not set, a ZooKeeper server the
+     * {@link EmbeddedZookeeperInitializer} starts in this JVM. Everything else stays as in the default profile.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Profile("zookeeper & !db")
+    @EnableIdWorker(mode = CenterMode.ZOOKEEPER)
+    static class ZookeeperWorker {
     }
 
     /**

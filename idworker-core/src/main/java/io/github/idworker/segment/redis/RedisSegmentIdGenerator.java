@@ -1,7 +1,6 @@
 package io.github.idworker.segment.redis;
 
 import io.github.idworker.CenterUnavailableException;
-import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LastFailure;
@@ -19,9 +18,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -36,41 +41,77 @@ import java.util.concurrent.locks.LockSupport;
  * Cluster:
  * <ul>
  *   <li>{@code {idworker:segment:order}:range} — hash {@code v_l} (last number issued), {@code v_h} (last number
- *       of the range), {@code run_id} (the identity of the Redis that installed it: its run id and replication id), {@code step}, {@code installed_ms};</li>
+ *       of the current range), {@code n_l}/{@code n_h} (the range installed ahead: its first number minus one and
+ *       its last; absent when none), {@code run_id} (the identity of the Redis that installed the ranges: its
+ *       replication id), {@code step}, {@code installed_ms};</li>
  *   <li>{@code {idworker:segment:order}:lock} — the refill lock, holding its owner's random token.</li>
  * </ul>
  *
  * <p>Steps of {@code nextIds(n)} ({@code nextId()} is {@code n = 1}):
  * <ol>
- *   <li>One {@code segment-next.lua} call: when the range holds {@code n} more numbers it advances {@code v_l} by
- *       {@code n} and returns {@code [first, last]} — one round trip. Otherwise it answers {@code MISSING} (no
- *       range, or one installed by another Redis process: a restart or failover may have rewound {@code v_l}) or
+ *   <li>Coalescing (on by default, {@link RedisSegmentOptions.Builder#coalesce}): while {@code maxInFlight}
+ *       (default 2) Redis calls of this instance are in flight, further calls queue; the next call that starts asks
+ *       for the sum of the queued counts (up to {@code maxBatch}) and hands the numbers out in queue order, the
+ *       first arrival getting the smallest. A caller is only served by a Redis call that starts after it began, so
+ *       a call that begins after another returned is served by a later Redis call (see {@link CallCombiner}). A
+ *       queued call not taken within {@code maxWait} gets
+ *       {@link SegmentRefillTimeoutException}; when a combined call fails, all its callers get its exception.</li>
+ *   <li>One {@code segment-next.lua} call: it checks the hash's identity (see below), and when the current range
+ *       holds {@code n} more numbers it advances {@code v_l} by {@code n}; when it does not but the range ahead
+ *       does, it switches to that range (the rest of the current one is a gap) and issues from it. It returns the
+ *       last number issued — one round trip — negated when the current range has been used past
+ *       {@code prefetchThreshold} and no range is installed ahead. Otherwise it answers {@code MISSING} (no range,
+ *       or one stamped by another Redis identity: a restart or failover may have rewound {@code v_l}) or
  *       {@code EXHAUSTED}. Those codes only drive the refill; they never reach a caller as a number.</li>
- *   <li>Refill: take the lock with {@code SET lock token NX PX lockTtl} ({@code lock-acquire.lua}, shared by every Redis store). Whoever fails
- *       to get it polls step 1 (1 ms, backing off to 10 ms) until another node's refill lands, at most
- *       {@code maxWait} in all, then gets {@link SegmentRefillTimeoutException}.</li>
- *   <li>Holding the lock, call step 1 again (check again: another node may just have refilled, and the call
- *       then simply serves this caller).</li>
- *   <li>Allocate {@code max(step, n)} numbers from the database.</li>
- *   <li>Install them with {@code segment-install.lua}, which accepts the range only while the caller's token
- *       still holds the lock and only when it lies above the current {@code v_h}. A lock that expired during a
- *       slow allocation makes the range a gap; a range below {@code v_h} means the database went back
+ *   <li>Refill ahead, after a negated reply: this instance starts one background refill (at most one in flight,
+ *       on a small daemon executor shared by all generators) that takes the lock without waiting (another node's
+ *       refill is as good), asks {@code segment-ahead-check.lua} whether a range is still wanted ahead, allocates
+ *       {@code step} numbers from the database and installs them with {@code segment-install.lua} as the range
+ *       ahead. Callers keep being served from the current range meanwhile and never wait for it.</li>
+ *   <li>Synchronous refill, after {@code MISSING} or {@code EXHAUSTED} (a new tag, data loss, a batch larger than
+ *       what is installed, or demand that outran the refill ahead): take the lock with
+ *       {@code SET lock token NX PX lockTtl} ({@code lock-acquire.lua}, shared by every Redis store). Whoever fails
+ *       to get it polls step 2 (1 ms, backing off to 10 ms) until another refill lands, at most {@code maxWait} in
+ *       all, then gets {@link SegmentRefillTimeoutException}.</li>
+ *   <li>Holding the lock, call step 2 again (check again: another node may just have refilled, and the call then
+ *       simply serves this caller).</li>
+ *   <li>Allocate {@code max(step, n)} numbers from the database — on the shared refill threads, which also do
+ *       steps 7 and 8, while the caller waits at most until its {@code maxWait} runs out: a hung database (whose
+ *       statement or pool timeouts may be far longer) then costs the caller {@link SegmentRefillTimeoutException},
+ *       not a longer wait. A range with a number below 1 is refused (the script's replies use 0 and the sign): the
+ *       tag's {@code max_id} must be 0 or more.</li>
+ *   <li>Install them with {@code segment-install.lua} as the current range (dropping any range ahead: a gap). It
+ *       accepts a range only while the caller's token still holds the lock and only when it lies above both
+ *       {@code v_h} and {@code n_h}. A range ahead is accepted only beside a current range stamped with this
+ *       Redis's identity; beside a missing or stale one it goes in as the current range, stamped anew. A lock that
+ *       expired during a slow allocation makes the range a gap; a range below means the database went back
  *       ({@link StaleSegmentException}). Either way the range is never used.</li>
- *   <li>Release the lock by compare-and-delete ({@code lock-release.lua}) and go back to step 1.</li>
+ *   <li>Release the lock by compare-and-delete ({@code lock-release.lua}); the synchronous refill goes back to
+ *       step 2.</li>
  * </ol>
  *
  * <p>Why numbers keep increasing, also after Redis loses its data: a range is installed only by the holder of a
- * lock stored beside it, and allocated after that lock was taken. Lock and range vanish together, so every
+ * lock stored beside it, and allocated after that lock was taken. Lock and ranges vanish together, so every
  * install follows every earlier install and every data loss, and its range — allocated later from a
- * {@code max_id} that only grows — lies above every number issued before. After a loss numbering continues above
- * the database's {@code max_id}; the unused rest of the lost range is a gap, never reused. A restart that restores
- * an older snapshot, a fail-over to a lagging replica or a fail-back to a demoted master is caught by the
- * identity check in step 1 (see {@link RedisSegmentOptions.Builder#checkRunId}).
- * Numbers must stay below 2<sup>53</sup>
- * ({@link #MAX_NUMBER}), where Lua arithmetic is exact.
+ * {@code max_id} that only grows — lies above every number issued before; the script checks it lies above both
+ * ranges in the hash anyway. Switching to the range ahead only moves upwards, and only inside the one script
+ * that issues. After a loss numbering continues above the database's {@code max_id}; the unused rest of the lost
+ * ranges is a gap, never reused. A restart that restores an older snapshot, a fail-over to a lagging replica or
+ * a fail-back to a demoted master is caught by the identity check in step 2 (see
+ * {@link RedisSegmentOptions.Builder#checkRunId}): both ranges of a hash carry one identity, so a stale hash is
+ * never used, neither its current range nor its range ahead. The check runs in every Redis call that issues
+ * numbers; coalescing makes it run once per combined call instead of once per caller, which weakens nothing,
+ * because all numbers of a combined call come from the one hash that this check accepted, in the same atomic
+ * script.
+ * Numbers must stay below 2<sup>53</sup> ({@link #MAX_NUMBER}), where Lua arithmetic is exact.
+ *
+ * <p>Interrupts: a queued call not yet taken ends with {@link IdWorkerException} and the flag kept; a call that is
+ * waiting for a refill goes on (it may serve callers combined with it who were not interrupted; {@code maxWait}
+ * bounds it) and keeps the flag.
  *
  * <p>Failures to reach Redis or the database surface as {@link CenterUnavailableException}; an unknown tag as
- * {@link io.github.idworker.segment.UnknownSegmentTagException}. Thread-safe; the executor may be shared.
+ * {@link io.github.idworker.segment.UnknownSegmentTagException}. A failing refill ahead is only logged: the
+ * synchronous refill reports the failure to the caller that needs it. Thread-safe; the executor may be shared.
  */
 public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
@@ -79,11 +120,14 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSegmentIdGenerator.class);
     private static final LuaScript NEXT = LuaScript.load(RedisSegmentIdGenerator.class, "segment-next");
+    private static final LuaScript AHEAD_CHECK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-ahead-check");
     private static final LuaScript LOCK = RefillLock.ACQUIRE;
     private static final LuaScript UNLOCK = RefillLock.RELEASE;
     private static final LuaScript INSTALL = LuaScript.load(RedisSegmentIdGenerator.class, "segment-install");
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long FIRST_AHEAD_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long MAX_AHEAD_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final RedisScriptExecutor executor;
     private final SegmentAllocator allocator;
@@ -96,13 +140,29 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
     private final List<String> installKeys;
     private final String lockTtlMillis;
     private final String checkRun;
+    /** Numbers left in the current range below which a range is wanted ahead; "0" wants none. */
+    private final String lowMark;
+    /** The arguments of {@code nextId()}, built once: the most frequent call allocates no list for them. */
+    private final List<String> argsOfOne;
+    private final List<String> aheadCheckArgs;
     private final String tokenPrefix = UUID.randomUUID() + ":";
     private final AtomicLong tokens = new AtomicLong();
+    /** {@code null} when coalescing is off. */
+    private final CallCombiner combiner;
 
+    private final AtomicBoolean aheadInFlight = new AtomicBoolean();
+    /** Before this {@link System#nanoTime()} no refill ahead starts: the last one failed. */
+    private volatile long aheadNotBefore;
+    /** Written only by the refill ahead in flight, which {@link #aheadInFlight} makes one at a time. */
+    private long aheadBackoffNanos;
+
+    private final LongAdder scriptCalls = new LongAdder();
     private final LongAdder waitedCalls = new LongAdder();
     private final LongAdder installedRanges = new LongAdder();
+    private final LongAdder installedAhead = new LongAdder();
     private final LongAdder discardedRanges = new LongAdder();
-    // for meters and health: each costs a fraction of the Redis round trip every call makes anyway
+    // for meters and health: each costs a fraction of the Redis round trip every call makes anyway, and is paid
+    // once per Redis call, not once per caller
     private final LongAdder issued = new LongAdder();
     private final LongAdder refills = new LongAdder();
     private final LongAdder refillNanos = new LongAdder();
@@ -114,7 +174,8 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
      * @param executor runs the Lua scripts on Redis
      * @param allocator the durable source of ranges (the database)
      * @param bizTag the tag; no braces, at most 128 characters
-     * @param options key prefix, step, batch limit, lock ttl and bounded wait
+     * @param options key prefix, step, batch limit, lock ttl, bounded wait, identity check, coalescing and the
+     *        threshold of the range ahead
      */
     public RedisSegmentIdGenerator(RedisScriptExecutor executor, SegmentAllocator allocator, String bizTag,
                                    RedisSegmentOptions options) {
@@ -137,6 +198,14 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         this.installKeys = List.of(rangeKey, lockKey);
         this.lockTtlMillis = Long.toString(this.options.lockTtl().toMillis());
         this.checkRun = this.options.checkRunId() ? "1" : "0";
+        this.lowMark = Long.toString((long) Math.ceil(this.options.step() * (1 - this.options.prefetchThreshold())));
+        this.argsOfOne = List.of("1", checkRun, lowMark);
+        this.aheadCheckArgs = List.of(lowMark);
+        Duration maxWait = this.options.maxWait();
+        this.combiner = !this.options.coalesce() ? null : new CallCombiner(this::issue, this.options.maxBatch(),
+                this.options.maxInFlight(), maxWait.toNanos(),
+                () -> new SegmentRefillTimeoutException(bizTag, maxWait, "idworker.segment.redis.max-wait", null),
+                () -> new IdWorkerException("Interrupted while waiting for a number of segment tag '" + bizTag + "'"));
     }
 
     /** A generator with default options. */
@@ -156,7 +225,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return bizTag;
     }
 
-    /** The hash holding {@code v_l}/{@code v_h}. */
+    /** The hash holding {@code v_l}/{@code v_h} and the range ahead. */
     public String rangeKey() {
         return rangeKey;
     }
@@ -175,7 +244,10 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return take(1);
     }
 
-    /** {@code count} consecutive numbers, issued by one Redis call when the range holds them. */
+    /**
+     * {@code count} consecutive numbers, issued by one Redis call (shared with concurrent calls when coalescing)
+     * when the installed ranges hold them.
+     */
     @Override
     public long[] nextIds(int count) {
         if (count < 1 || count > options.maxBatch()) {
@@ -192,6 +264,11 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** Issues {@code count} numbers and returns the first; the others follow it. */
     private long take(int count) {
+        return combiner != null ? combiner.take(count) : issue(count);
+    }
+
+    /** One Redis call (plus a refill when needed) for {@code count} numbers, on behalf of one or more callers. */
+    private long issue(int count) {
         long first;
         try {
             first = takeFromRedis(count);
@@ -206,85 +283,272 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
     }
 
     private long takeFromRedis(int count) {
-        List<String> args = List.of(Integer.toString(count), checkRun);
-        List<Object> reply = run(NEXT, rangeKeys, args);
-        if ("OK".equals(text(reply, 0))) {
-            return first(reply, count);
+        List<String> args = count == 1 ? argsOfOne : List.of(Integer.toString(count), checkRun, lowMark);
+        List<Object> reply = next(args);
+        long last = issuedLast(reply);
+        if (last != 0) {
+            return firstOf(last, count, reply);
         }
         return refillAndTake(count, args, reply);
+    }
+
+    private List<Object> next(List<String> args) {
+        scriptCalls.increment();
+        return run(NEXT, rangeKeys, args);
+    }
+
+    /**
+     * The signed last number of a {@code segment-next} reply that issued numbers, or 0 for a status reply (numbers
+     * start at 1). A negative value asks for a range ahead.
+     */
+    private static long issuedLast(List<Object> reply) {
+        Object head = reply.get(0);
+        if (head instanceof Long n) {
+            return n;
+        }
+        if (head instanceof Number n) {
+            return n.longValue();
+        }
+        String text = head instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(head);
+        if (!text.isEmpty() && (text.charAt(0) == '-' || Character.isDigit(text.charAt(0)))) {
+            try {
+                return Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    private long firstOf(long signedLast, int count, List<Object> reply) {
+        long last = signedLast;
+        if (signedLast < 0) {
+            last = -signedLast;
+            refillAheadSoon();
+        }
+        long first = last - count + 1;
+        if (first < 1) {
+            throw unexpected(NEXT, reply);
+        }
+        return first;
     }
 
     private long refillAndTake(int count, List<String> args, List<Object> reply) {
         waitedCalls.increment();
         long deadline = System.nanoTime() + options.maxWait().toNanos();
         long pause = FIRST_PAUSE_NANOS;
-        while (true) {
-            expectRefillStatus(reply);
-            String token = tokenPrefix + tokens.incrementAndGet();
-            if (number(run(LOCK, lockKeys, List.of(token, lockTtlMillis)), 0) == 1) {
-                try {
-                    reply = run(NEXT, rangeKeys, args);
-                    if ("OK".equals(text(reply, 0))) {
-                        return first(reply, count);
+        // an interrupt does not cut the wait short: this call may serve callers combined with it who were not
+        // interrupted, and maxWait bounds it anyway; the flag is restored on the way out
+        boolean interrupted = false;
+        try {
+            while (true) {
+                expectRefillStatus(reply);
+                String token = newToken();
+                if (lock(token)) {
+                    boolean handedOver = false;
+                    try {
+                        reply = next(args);
+                        long last = issuedLast(reply);
+                        if (last != 0) {
+                            return firstOf(last, count, reply);
+                        }
+                        expectRefillStatus(reply);
+                        Future<?> refill = refillInBackground(token, Math.max(options.step(), count));
+                        handedOver = true;
+                        interrupted |= awaitRefill(refill, deadline);
+                    } finally {
+                        if (!handedOver) {
+                            unlock(token);
+                        }
                     }
-                    expectRefillStatus(reply);
-                    refill(token, count);
-                } finally {
-                    unlock(token);
+                } else {
+                    timeOutAfter(deadline);
+                    LockSupport.parkNanos(pause);
+                    interrupted |= Thread.interrupted();
+                    pause = Math.min(2 * pause, MAX_PAUSE_NANOS);
                 }
-            } else {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new SegmentRefillTimeoutException(bizTag, options.maxWait(),
-                            "idworker.segment.redis.max-wait", null);
+                reply = next(args);
+                long last = issuedLast(reply);
+                if (last != 0) {
+                    return firstOf(last, count, reply);
                 }
-                LockSupport.parkNanos(pause);
-                if (Thread.interrupted()) {
-                    Thread.currentThread().interrupt();
-                    throw new IdWorkerException("Interrupted while waiting for a refill of segment tag '" + bizTag + "'");
-                }
-                pause = Math.min(2 * pause, MAX_PAUSE_NANOS);
+                timeOutAfter(deadline);
             }
-            reply = run(NEXT, rangeKeys, args);
-            if ("OK".equals(text(reply, 0))) {
-                return first(reply, count);
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), "idworker.segment.redis.max-wait", null);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
+    private void timeOutAfter(long deadline) {
+        if (System.nanoTime() - deadline > 0) {
+            throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), "idworker.segment.redis.max-wait", null);
+        }
+    }
+
+    /**
+     * Runs the refill of a lock holder on the shared refill threads, which release the lock when done, so that the
+     * caller's wait stays bounded by {@code maxWait} even while the database hangs (a statement timeout or a pool's
+     * connection timeout may be far longer).
+     */
+    private Future<?> refillInBackground(String token, int size) {
+        FutureTask<Void> task = new FutureTask<>(() -> {
+            try {
+                refill(token, size, false);
+            } finally {
+                unlock(token);
+            }
+            return null;
+        });
+        try {
+            RefillAheadExecutor.SHARED.execute(task);
+        } catch (RuntimeException e) {
+            task.run(); // no thread to hand it to: refill here, unbounded by maxWait but not lost
+        }
+        return task;
+    }
+
+    /**
+     * Waits for a refill until {@code deadline}; its failure is the caller's. Returns whether the thread was
+     * interrupted meanwhile (the wait goes on: see {@link #refillAndTake}).
+     */
+    private boolean awaitRefill(Future<?> refill, long deadline) {
+        boolean interrupted = false;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            try {
+                refill.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (TimeoutException e) {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), "idworker.segment.redis.max-wait",
+                        null);
+            } catch (ExecutionException e) {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
+                throw new IdWorkerException("A refill of segment tag '" + bizTag + "' failed", e.getCause());
+            }
+        }
+    }
+
+    /** Starts one background refill ahead unless one is running or the last one failed a moment ago. */
+    private void refillAheadSoon() {
+        if (aheadInFlight.get() || System.nanoTime() - aheadNotBefore < 0 || !aheadInFlight.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            RefillAheadExecutor.SHARED.execute(this::refillAheadTask);
+        } catch (RuntimeException e) {
+            aheadInFlight.set(false);
+            log.warn("Could not start a refill ahead of segment tag '{}': {}", bizTag, e.toString());
+        }
+    }
+
+    private void refillAheadTask() {
+        try {
+            refillAhead();
+            aheadBackoffNanos = 0;
+        } catch (RuntimeException e) {
+            aheadBackoffNanos = aheadBackoffNanos == 0 ? FIRST_AHEAD_BACKOFF_NANOS
+                    : Math.min(2 * aheadBackoffNanos, MAX_AHEAD_BACKOFF_NANOS);
+            aheadNotBefore = System.nanoTime() + aheadBackoffNanos;
+            log.warn("A refill ahead of segment tag '{}' failed; callers keep the current range and refill "
+                    + "themselves when it runs out, the next refill ahead starts in {} ms at the earliest: {}", bizTag,
+                    TimeUnit.NANOSECONDS.toMillis(aheadBackoffNanos), e.toString());
+        } finally {
+            aheadInFlight.set(false);
+        }
+    }
+
+    /** Installs a range ahead if one is still wanted; gives up at once when another refill holds the lock. */
+    private void refillAhead() {
+        String token = newToken();
+        if (!lock(token)) {
+            return;
+        }
+        try {
+            String wanted = text(run(AHEAD_CHECK, rangeKeys, aheadCheckArgs), 0);
+            switch (wanted) {
+                case "NONE" -> {
+                    // another node's refill was first
+                }
+                case "AHEAD", "CURRENT" -> refill(token, options.step(), true);
+                default -> throw new CenterUnavailableException("Redis gave an unexpected reply to "
+                        + AHEAD_CHECK.name() + " for segment tag '" + bizTag + "': " + wanted, null);
+            }
+        } finally {
+            unlock(token);
+        }
+    }
+
+    private String newToken() {
+        return tokenPrefix + tokens.incrementAndGet();
+    }
+
+    private boolean lock(String token) {
+        return number(run(LOCK, lockKeys, List.of(token, lockTtlMillis)), 0) == 1;
+    }
+
     /** Allocates a range from the database and installs it; called while holding the lock. */
-    private void refill(String token, int count) {
+    private void refill(String token, int size, boolean ahead) {
         long started = System.nanoTime();
         try {
-            allocateAndInstall(token, count);
+            allocateAndInstall(token, size, ahead);
         } finally {
             refills.increment();
             refillNanos.add(System.nanoTime() - started);
         }
     }
 
-    private void allocateAndInstall(String token, int count) {
-        Segment segment = allocator.allocate(bizTag, Math.max(options.step(), count));
+    private void allocateAndInstall(String token, int size, boolean ahead) {
+        Segment segment = allocator.allocate(bizTag, size);
+        if (segment.firstId() < 1) {
+            // numbers start at 1: the script's replies use 0 and the sign, so a range reaching 0 or below is never
+            // installed (the allocated numbers are a gap)
+            throw new IdWorkerException("The table gave " + segment + " for segment tag '" + bizTag + "': a Redis "
+                    + "sequence issues numbers from 1 to " + MAX_NUMBER + ", so the tag's max_id must be 0 or more; "
+                    + "raise it, or use the in-process generator for numbers below 1");
+        }
         if (segment.lastId() > MAX_NUMBER) {
             throw new SegmentExhaustedException(bizTag, segment.maxId(), "the Redis generator issues numbers up to "
                     + MAX_NUMBER + " (2^53 - 1, exact in Lua). Use a new tag or the in-process generator.");
         }
         List<Object> reply = run(INSTALL, installKeys, List.of(token, Long.toString(segment.firstId() - 1),
-                Long.toString(segment.lastId()), Integer.toString(segment.step())));
+                Long.toString(segment.lastId()), Integer.toString(segment.step()), ahead ? "ahead" : "current"));
         String status = text(reply, 0);
         switch (status) {
             case "OK" -> {
                 installedRanges.increment();
+                boolean wentAhead = "AHEAD".equals(text(reply, 1));
+                if (wentAhead) {
+                    installedAhead.increment();
+                }
                 lastRange = segment;
-                log.debug("Installed {} in {}", segment, rangeKey);
+                log.debug("Installed {} in {}{}", segment, rangeKey, wentAhead ? " ahead" : "");
             }
             case "NOT_OWNER" -> {
                 discardedRanges.increment();
                 log.warn("Discarded {} of segment tag '{}' (a gap): this refill no longer held the lock {} when it "
                         + "came to install the range; the lock expired (idworker.segment.redis.lock-ttl {} is shorter "
                         + "than the database took) or Redis lost its data", segment, bizTag, lockKey, options.lockTtl());
+            }
+            case "AHEAD_TAKEN" -> {
+                discardedRanges.increment();
+                log.warn("Discarded {} of segment tag '{}' (a gap): another refill installed a range ahead while this "
+                        + "one held the lock {}; the lock expired (idworker.segment.redis.lock-ttl {})", segment,
+                        bizTag, lockKey, options.lockTtl());
             }
             case "BELOW" -> {
                 discardedRanges.increment();
@@ -310,23 +574,37 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         }
     }
 
-    private long first(List<Object> reply, int count) {
-        long first = number(reply, 1);
-        long last = number(reply, 2);
-        if (last - first + 1 != count) {
-            throw unexpected(NEXT, reply);
-        }
-        return first;
+    /** How many {@code segment-next} calls this instance made (each serves one or, coalesced, several callers). */
+    public long scriptCalls() {
+        return scriptCalls.sum();
     }
 
-    /** How many calls found the range missing or exhausted and took part in, or waited for, a refill. */
+    /** How many calls were served by a Redis call shared with at least one other call (0 with coalescing off). */
+    public long coalescedCalls() {
+        return combiner == null ? 0 : combiner.coalescedCalls();
+    }
+
+    /** How many calls are queued behind the Redis call in flight and not yet taken into one (a snapshot). */
+    public int queuedCalls() {
+        return combiner == null ? 0 : combiner.queuedCalls();
+    }
+
+    /**
+     * How many Redis calls found the range missing or exhausted and took part in, or waited for, a refill; with
+     * coalescing, one such call may serve several callers.
+     */
     public long waitedCalls() {
         return waitedCalls.sum();
     }
 
-    /** How many ranges this instance installed in Redis. */
+    /** How many ranges this instance installed in Redis, ahead or as the current one. */
     public long installedRanges() {
         return installedRanges.sum();
+    }
+
+    /** How many of those ranges this instance installed ahead of the current one. */
+    public long installedAhead() {
+        return installedAhead.sum();
     }
 
     /** How many ranges this instance allocated but did not install (gaps). */

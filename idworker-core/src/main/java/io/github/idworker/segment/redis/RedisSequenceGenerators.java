@@ -16,8 +16,10 @@ import java.util.TreeMap;
  * Strictly ordered sequences addressed by tag: one {@link RedisSegmentIdGenerator} per tag, created on first use
  * and kept for the life of this lookup. Numbers of a tag are unique and strictly increase in the order calls
  * reach Redis, across every node sharing the Redis and the segment table: when one call returns before another
- * begins, all of the first call's numbers are smaller. Each call is one Redis round trip (plus a refill from the
- * table when the range in Redis runs out).
+ * begins, all of the first call's numbers are smaller. Each call takes one Redis round trip, shared with the calls
+ * queued behind it when coalescing is on; the next range is installed in Redis in the background before the current
+ * one runs out, so a call waits for the table only when nothing is installed (a new tag, data loss) or demand
+ * outran that refill.
  *
  * <p>A type of its own rather than a second {@link SegmentIdGenerators}, so that both lookups can be injected by
  * type without qualifiers and nobody gets the in-process one when they asked for the ordered one.
@@ -33,7 +35,8 @@ public class RedisSequenceGenerators implements AutoCloseable {
     /**
      * @param executor runs the Lua scripts on Redis
      * @param allocator the durable source of ranges (the segment table)
-     * @param options key prefix, step, batch limit, lock ttl, bounded wait and run-id check
+     * @param options key prefix, step, batch limit, lock ttl, bounded wait, run-id check, coalescing and the
+     *        threshold of the range ahead
      */
     public RedisSequenceGenerators(RedisScriptExecutor executor, SegmentAllocator allocator, RedisSegmentOptions options) {
         Objects.requireNonNull(executor, "executor");

@@ -15,5 +15,13 @@ public enum CenterMode {
      * The application's Redis connection: bean {@code redisSequenceManager} (a
      * {@link io.github.idworker.lease.redis.RedisSequenceManager}) and worker bean {@code redisIdWorker}.
      */
-    REDIS
+    REDIS,
+
+    /**
+     * A ZooKeeper ensemble through Apache Curator (the application's {@code CuratorFramework} bean when it has
+     * one, else a client built from {@code idworker.zookeeper.*}): bean {@code zookeeperSequenceManager} (a
+     * {@code io.github.idworker.lease.zookeeper.ZookeeperSequenceManager}) and worker bean {@code zookeeperIdWorker}.
+     * Needs {@code io.github.idworker:idworker-zookeeper} on the class path.
+     */
+    ZOOKEEPER
 }

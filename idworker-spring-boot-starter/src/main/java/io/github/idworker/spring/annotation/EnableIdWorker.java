@@ -22,9 +22,12 @@ import java.lang.annotation.Target;
  *       ({@link io.github.idworker.snowflake.DBIdWorker}) over the application's single {@code DataSource}.</li>
  *   <li>{@link CenterMode#REDIS}: beans {@code redisSequenceManager} and {@code redisIdWorker}
  *       ({@link io.github.idworker.snowflake.RedisIdWorker}) over the application's {@code RedisConnectionFactory}.</li>
+ *   <li>{@link CenterMode#ZOOKEEPER}: beans {@code zookeeperSequenceManager} and {@code zookeeperIdWorker}
+ *       ({@code io.github.idworker.snowflake.zookeeper.ZookeeperIdWorker}) over the application's
+ *       {@code CuratorFramework}, or a client of {@code idworker.zookeeper.*} when it has none.</li>
  * </ul>
  *
- * A bean of your own named {@code dbSequenceManager} or {@code redisSequenceManager} (any
+ * A bean of your own named {@code dbSequenceManager}, {@code redisSequenceManager} or {@code zookeeperSequenceManager} (any
  * {@link io.github.idworker.lease.ISequenceManager}) replaces the default one and is the one the worker uses.
  * The worker borrows its worker id when the context starts and returns it when the context closes.
  */

@@ -10,7 +10,7 @@ import org.springframework.util.ClassUtils;
 /**
  * Picks the configuration for {@link EnableIdWorker#mode()}, plus the worker health indicator's. It names the
  * configuration classes as strings, so an absent optional jar (spring-jdbc, spring-data-redis,
- * spring-boot-health) never breaks class loading. It is
+ * idworker-zookeeper and Curator, spring-boot-health) never breaks class loading. It is
  * deferred so that the application's own bean definitions are registered before the
  * {@code @ConditionalOnMissingBean} checks of the imported configuration run.
  */
@@ -20,7 +20,10 @@ public class IdWorkerConfigurationSelector implements DeferredImportSelector, Be
     static final String REDIS_CONFIG = "io.github.idworker.spring.boot.autoconfigure.RedisIdWorkerConfig";
     /** Imported with either mode; it skips itself unless spring-boot-health is present and the indicator enabled. */
     static final String HEALTH_CONFIG = "io.github.idworker.spring.boot.autoconfigure.IdWorkerHealthConfig";
+    static final String ZOOKEEPER_CONFIG = "io.github.idworker.spring.boot.autoconfigure.ZookeeperIdWorkerConfig";
     static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
+    static final String CURATOR_FRAMEWORK = "org.apache.curator.framework.CuratorFramework";
+    static final String ZOOKEEPER_SEQUENCE_MANAGER = "io.github.idworker.lease.zookeeper.ZookeeperSequenceManager";
 
     private ClassLoader beanClassLoader = ClassUtils.getDefaultClassLoader();
 
@@ -44,6 +47,13 @@ public class IdWorkerConfigurationSelector implements DeferredImportSelector, Be
                 requireClass(REDIS_CONNECTION_FACTORY, "CenterMode.REDIS", "spring-data-redis",
                         "spring-boot-starter-data-redis");
                 yield new String[] {REDIS_CONFIG, HEALTH_CONFIG};
+            }
+            case ZOOKEEPER -> {
+                requireClass(ZOOKEEPER_SEQUENCE_MANAGER, "CenterMode.ZOOKEEPER", "idworker-zookeeper",
+                        "io.github.idworker:idworker-zookeeper");
+                requireClass(CURATOR_FRAMEWORK, "CenterMode.ZOOKEEPER", "Apache Curator (curator-framework)",
+                        "io.github.idworker:idworker-zookeeper, which brings it,");
+                yield new String[] {ZOOKEEPER_CONFIG, HEALTH_CONFIG};
             }
         };
     }

@@ -45,6 +45,11 @@ public abstract class AbstractFaultInjectionTest {
     /** Ids all processes together must have issued before a test stops them. */
     protected abstract long minTotalIds();
 
+    /** The worker process's main class; centres of other modules name a main that calls {@link WorkerProcessMain#run}. */
+    protected String mainClass() {
+        return WorkerProcessMain.class.getName();
+    }
+
     /** Removes the namespace's records from the centre. */
     protected abstract void deleteNamespace(String namespace) throws Exception;
 
@@ -70,7 +75,7 @@ public abstract class AbstractFaultInjectionTest {
         List<String> args = new ArrayList<>(centreArgs());
         args.addAll(List.of("ns=" + namespace, "rate=" + rate(), "ttlMs=" + TTL_MS));
         args.addAll(List.of(extra));
-        WorkerProcess p = WorkerProcess.start(name, dir, args);
+        WorkerProcess p = WorkerProcess.start(mainClass(), name, dir, args);
         processes.add(p);
         return p;
     }

@@ -47,12 +47,17 @@ final class WorkerProcess {
     }
 
     static WorkerProcess start(String name, Path dir, List<String> args) throws IOException {
+        return start(WorkerProcessMain.class.getName(), name, dir, args);
+    }
+
+    /** Starts {@code mainClass}, a main that runs {@link WorkerProcessMain#run} over a centre of its own. */
+    static WorkerProcess start(String mainClass, String name, Path dir, List<String> args) throws IOException {
         Path idFile = dir.resolve(name + ".ids");
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
-                WorkerProcessMain.class.getName(), "out=" + idFile));
+                mainClass, "out=" + idFile));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         return new WorkerProcess(name, idFile, p);

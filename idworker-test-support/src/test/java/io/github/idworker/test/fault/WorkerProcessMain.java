@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * One worker process of the fault tests: leases a worker id from the centre named on the command line, issues
@@ -43,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * of each kind, {@code STOPPED} after a graceful stop. It obeys stdin: {@code clock <deltaMs>} shifts its clock,
  * {@code stop} returns its lease and exits.
  *
- * <p>Arguments: {@code centre=jdbc|redis|redis-cluster}, {@code url=<jdbc url | host:port[,host:port…]>},
+ * <p>Arguments: {@code centre=jdbc|redis|redis-cluster} (another module's centre has a main of its own that
+ * calls {@link #run}), {@code url=<jdbc url | host:port[,host:port…]>},
  * {@code ns=…}, {@code out=<file>}, {@code rate=<ids per second>}, {@code ttlMs=…}, {@code workerBits=…},
  * {@code policy=switch|fail}, {@code threads=<issuing threads, default 4>}.
  */
@@ -56,24 +58,7 @@ public final class WorkerProcessMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            a.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
-        long ttlMs = Long.parseLong(a.getOrDefault("ttlMs", "2000"));
-        int rate = Integer.parseInt(a.getOrDefault("rate", "50000"));
-        WorkerOptions options = WorkerOptions.builder()
-                .namespace(a.get("ns"))
-                .layout(SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41,
-                        Integer.parseInt(a.getOrDefault("workerBits", "2")), 12))
-                .leaseTtl(Duration.ofMillis(ttlMs))
-                .maxSkew(Duration.ofMillis(200))
-                .fenceWait(Duration.ofMillis(300))
-                .backwardsPolicy("fail".equals(a.get("policy")) ? BackwardsPolicy.FAIL : BackwardsPolicy.SWITCH_WORKER)
-                .clock(() -> System.currentTimeMillis() + clockOffset.get())
-                .shutdownHook(false)
-                .build();
+        Map<String, String> a = arguments(args);
         String centre = a.get("centre");
         ISequenceManager manager;
         AutoCloseable client;
@@ -93,7 +78,39 @@ public final class WorkerProcessMain {
             manager = new RedisSequenceManager(new JedisScriptExecutor(jedis), "idworker");
             client = jedis;
         }
-        AbstractIdWorker worker = "jdbc".equals(centre) ? new DBIdWorker(manager, options) : new RedisIdWorker(manager, options);
+        run(a, manager, client, "jdbc".equals(centre) ? DBIdWorker::new : RedisIdWorker::new);
+    }
+
+    /** {@code key=value} arguments. */
+    static Map<String, String> arguments(String[] args) {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        return a;
+    }
+
+    /**
+     * Runs one worker over {@code manager} until told to stop, then exits the JVM; the part every centre shares,
+     * so a centre in another module (whose main builds its own manager and client) runs the same process.
+     */
+    static void run(Map<String, String> a, ISequenceManager manager, AutoCloseable client,
+                    BiFunction<ISequenceManager, WorkerOptions, AbstractIdWorker> newWorker) throws Exception {
+        long ttlMs = Long.parseLong(a.getOrDefault("ttlMs", "2000"));
+        int rate = Integer.parseInt(a.getOrDefault("rate", "50000"));
+        WorkerOptions options = WorkerOptions.builder()
+                .namespace(a.get("ns"))
+                .layout(SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41,
+                        Integer.parseInt(a.getOrDefault("workerBits", "2")), 12))
+                .leaseTtl(Duration.ofMillis(ttlMs))
+                .maxSkew(Duration.ofMillis(200))
+                .fenceWait(Duration.ofMillis(300))
+                .backwardsPolicy("fail".equals(a.get("policy")) ? BackwardsPolicy.FAIL : BackwardsPolicy.SWITCH_WORKER)
+                .clock(() -> System.currentTimeMillis() + clockOffset.get())
+                .shutdownHook(false)
+                .build();
+        AbstractIdWorker worker = newWorker.apply(manager, options);
 
         Thread stdin = new Thread(WorkerProcessMain::readCommands, "stdin");
         stdin.setDaemon(true);

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * Independent clients of one tag's Redis sequence, as separate processes would be: each has its own Redis
- * connection pool, its own executor, its own allocator and its own generator, and runs on its own thread.
+ * connection pool, its own executor, its own allocator and its own generator, called from one or more threads of
+ * its own (several threads of one client are what coalescing combines).
  */
 final class RedisSegmentClients {
 
@@ -46,14 +47,19 @@ final class RedisSegmentClients {
      * Redis unreachable is retried after a few milliseconds and not recorded.
      */
     void run(int callsEach, boolean tolerateOutages) throws Exception {
-        int n = generators.size();
+        run(1, callsEach, tolerateOutages);
+    }
+
+    /** As {@link #run(int, boolean)}, with {@code threadsEach} threads per client, each making {@code callsEach}. */
+    void run(int threadsEach, int callsEach, boolean tolerateOutages) throws Exception {
+        int n = generators.size() * threadsEach;
         ExecutorService pool = Executors.newFixedThreadPool(n);
         CyclicBarrier start = new CyclicBarrier(n);
         try {
             List<Future<?>> futures = new ArrayList<>();
-            for (int c = 0; c < n; c++) {
-                int client = c;
-                RedisSegmentIdGenerator g = generators.get(c);
+            for (int t = 0; t < n; t++) {
+                int client = t % generators.size();
+                RedisSegmentIdGenerator g = generators.get(client);
                 futures.add(pool.submit(() -> {
                     start.await(30, TimeUnit.SECONDS);
                     ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -94,6 +100,18 @@ final class RedisSegmentClients {
 
     long waitedCalls() {
         return generators.stream().mapToLong(RedisSegmentIdGenerator::waitedCalls).sum();
+    }
+
+    long coalescedCalls() {
+        return generators.stream().mapToLong(RedisSegmentIdGenerator::coalescedCalls).sum();
+    }
+
+    long scriptCalls() {
+        return generators.stream().mapToLong(RedisSegmentIdGenerator::scriptCalls).sum();
+    }
+
+    long installedAhead() {
+        return generators.stream().mapToLong(RedisSegmentIdGenerator::installedAhead).sum();
     }
 
     long discardedRanges() {

@@ -1,6 +1,8 @@
 package io.github.idworker.test.segment;
 
+import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.JedisScriptExecutor;
+import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.segment.StaleSegmentException;
@@ -17,19 +19,29 @@ import redis.clients.jedis.params.SetParams;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The Redis segment generator: one strictly ordered sequence per tag across independent clients, through many
- * refills and while its Redis records are deleted under it; one round trip per batch; bounded waits; ranges from
- * a database that went back are refused.
+ * The Redis segment generator: one strictly ordered sequence per tag across independent clients of many threads,
+ * through many refills and ranges installed ahead, while its Redis records are deleted or rewound under it; calls
+ * coalesced in arrival order; one round trip per batch; bounded waits; ranges from a database that went back are
+ * refused.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RedisSegmentIdGeneratorTest {
@@ -97,7 +109,7 @@ class RedisSegmentIdGeneratorTest {
     }
 
     @Test
-    void fourClientsGetUniqueNumbersFirstComeFirstServedThroughManyRefillsAndDataLosses() throws Exception {
+    void fourClientsOfFourThreadsGetUniqueNumbersFirstComeFirstServedThroughManyRefillsAndDataLosses() throws Exception {
         String tag = newTag(5_000);
         RedisSegmentClients clients = clients(4, tag, options().step(50).maxWait(Duration.ofSeconds(20)).build());
         AtomicBoolean running = new AtomicBoolean(true);
@@ -116,7 +128,7 @@ class RedisSegmentIdGeneratorTest {
         }, "redis-data-loss");
         chaos.start();
         try {
-            clients.run(2_500, false);
+            clients.run(4, 700, false);
         } finally {
             running.set(false);
             chaos.join();
@@ -124,14 +136,16 @@ class RedisSegmentIdGeneratorTest {
         SequenceCalls.assertUnique(clients.calls);
         SequenceCalls.assertFirstComeFirstServed(clients.calls);
         long highest = SequenceCalls.highest(clients.calls);
-        assertThat(clients.calls).hasSize(4 * 2_500);
+        assertThat(clients.calls).hasSize(16 * 700);
+        assertThat(clients.coalescedCalls()).as("calls served together with another").isPositive();
         assertThat(clients.calls).allSatisfy(c -> assertThat(c.first()).isGreaterThan(5_000));
         assertThat(store.storedMaxId(tag)).isGreaterThanOrEqualTo(highest);
         assertThat(clients.installedRanges()).isGreaterThan(100);
-        System.out.printf("redis segment: %d calls, %d numbers, %d ranges installed, %d discarded, %d calls "
-                        + "found the range missing or exhausted, %d data losses%n", clients.calls.size(),
-                SequenceCalls.numbers(clients.calls), clients.installedRanges(), clients.discardedRanges(),
-                clients.waitedCalls(), losses.get());
+        System.out.printf("redis segment: %d calls, %d numbers, %d script calls, %d calls coalesced, %d ranges "
+                        + "installed (%d ahead), %d discarded, %d script calls found the range missing or exhausted, "
+                        + "%d data losses%n", clients.calls.size(), SequenceCalls.numbers(clients.calls),
+                clients.scriptCalls(), clients.coalescedCalls(), clients.installedRanges(), clients.installedAhead(),
+                clients.discardedRanges(), clients.waitedCalls(), losses.get());
     }
 
     @Test
@@ -220,7 +234,9 @@ class RedisSegmentIdGeneratorTest {
         String tag = newTag(0);
         UnifiedJedis jedis = newClient();
         try {
-            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis), options().step(10).build());
+            // no range ahead: this is the synchronous refill's check (the refill ahead has a test of its own)
+            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
+                    options().step(10).prefetchThreshold(1).build());
             long[] first = g.nextIds(10);
             assertThat(first[9]).isEqualTo(10);
             store.setMaxId(tag, 0); // the database restored from a backup older than the range in Redis
@@ -260,6 +276,355 @@ class RedisSegmentIdGeneratorTest {
             assertThat(g.nextId()).isEqualTo(201);
         } finally {
             jedis.close();
+        }
+    }
+
+    @Test
+    void callsQueuedBehindACallInFlightShareOneScriptCallAndGetNumbersInArrivalOrder() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            HoldingExecutor holding = new HoldingExecutor(new JedisScriptExecutor(jedis));
+            // one call in flight at a time, so that B and C queue behind A
+            RedisSegmentIdGenerator g = generator(tag, holding, options().step(1_000).maxInFlight(1).build());
+            assertThat(g.nextId()).isEqualTo(1); // installs the range
+            holding.holdNextCall();
+            Future<Long> a = pool.submit(g::nextId);
+            holding.awaitHeld();
+            Future<Long> b = pool.submit(g::nextId);
+            awaitQueued(g, 1);
+            Future<long[]> c = pool.submit(() -> g.nextIds(3));
+            awaitQueued(g, 2);
+            long scriptCalls = g.scriptCalls(); // A's included: it is in flight
+            long coalesced = g.coalescedCalls();
+
+            holding.release();
+            long first = a.get(10, TimeUnit.SECONDS);
+            long second = b.get(10, TimeUnit.SECONDS);
+            long[] third = c.get(10, TimeUnit.SECONDS);
+            assertThat(g.scriptCalls() - scriptCalls).as("one script call served B and C").isEqualTo(1);
+            assertThat(g.coalescedCalls() - coalesced).as("B and C served together").isEqualTo(2);
+            assertThat(first).isEqualTo(2);
+            assertThat(second).as("B arrived before C").isEqualTo(first + 1);
+            assertThat(third).containsExactly(second + 1, second + 2, second + 3);
+            assertThat(g.nextId()).isEqualTo(third[2] + 1);
+        } finally {
+            pool.shutdownNow();
+            jedis.close();
+        }
+    }
+
+    @Test
+    void withTwoCallsInFlightASecondCallerDoesNotQueueButAThirdIsCombinedIntoTheNextCall() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            HoldingExecutor holding = new HoldingExecutor(new JedisScriptExecutor(jedis));
+            RedisSegmentIdGenerator g = generator(tag, holding, options().step(1_000).build()); // default: 2
+            assertThat(g.options().maxInFlight()).isEqualTo(2);
+            assertThat(g.nextId()).isEqualTo(1);
+            holding.holdNextCall();
+            Future<Long> a = pool.submit(g::nextId);
+            holding.awaitHeld();
+            // A holds one slot (its script call waits before it reaches Redis); B takes the other and returns while
+            // A still waits: it did not queue behind A
+            assertThat(pool.submit(g::nextId).get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            assertThat(g.queuedCalls()).isZero();
+            // C begins after B returned: a later Redis call, a larger number (first come, first served)
+            assertThat(pool.submit(g::nextId).get(10, TimeUnit.SECONDS)).isEqualTo(3);
+            holding.release();
+            // A and B were concurrent (A had not returned when B began): no order is owed between them
+            assertThat(a.get(10, TimeUnit.SECONDS)).isEqualTo(4);
+        } finally {
+            pool.shutdownNow();
+            jedis.close();
+        }
+    }
+
+    @Test
+    void aCallQueuedLongerThanMaxWaitGivesUpWithoutTakingANumberAndAnInterruptedOneToo() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            HoldingExecutor holding = new HoldingExecutor(new JedisScriptExecutor(jedis));
+            RedisSegmentIdGenerator g = generator(tag, holding, options().maxWait(Duration.ofMillis(300)).maxInFlight(1)
+                    .build());
+            assertThat(g.nextId()).isEqualTo(1);
+            holding.holdNextCall();
+            Future<Long> a = pool.submit(g::nextId);
+            holding.awaitHeld();
+            long start = System.nanoTime();
+            Future<Long> late = pool.submit(g::nextId);
+            assertThatThrownBy(() -> late.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SegmentRefillTimeoutException.class)
+                    .hasMessageContaining("idworker.segment.redis.max-wait");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(250L, 5_000L);
+
+            AtomicBoolean flagKept = new AtomicBoolean();
+            Future<Long> interrupted = pool.submit(() -> {
+                Thread.currentThread().interrupt();
+                try {
+                    return g.nextId();
+                } finally {
+                    flagKept.set(Thread.currentThread().isInterrupted());
+                }
+            });
+            assertThatThrownBy(() -> interrupted.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IdWorkerException.class)
+                    .hasMessageContaining("Interrupted");
+            assertThat(flagKept).isTrue();
+
+            holding.release();
+            assertThat(a.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            assertThat(g.nextId()).as("the calls that gave up took no number").isEqualTo(3);
+        } finally {
+            pool.shutdownNow();
+            jedis.close();
+        }
+    }
+
+    @Test
+    void aBatchTooLargeForTheRangeAheadSkipsItAndLaterCallsStayAbove() {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        try {
+            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
+                    options().step(100).prefetchThreshold(0.5).build());
+            long highest = issueUntilARangeIsAhead(g, tag);
+            long aheadHigh = Long.parseLong(admin.hget(key(tag, "range"), "n_h"));
+            long[] big = g.nextIds(250);
+            assertThat(big[0]).as("a range of its own, above the one ahead").isGreaterThan(aheadHigh);
+            String aheadNow = admin.hget(key(tag, "range"), "n_l");
+            assertThat(aheadNow == null ? big[249] : Long.parseLong(aheadNow))
+                    .as("the old range ahead is a gap now; any new one lies above the batch")
+                    .isGreaterThanOrEqualTo(big[249]);
+            highest = big[249];
+            for (int i = 0; i < 300; i++) {
+                long next = g.nextId();
+                assertThat(next).isGreaterThan(highest);
+                highest = next;
+            }
+            assertThat(g.installedAhead()).isPositive();
+        } finally {
+            jedis.close();
+        }
+    }
+
+    @Test
+    void aRangeAheadInAHashOfAnotherRedisIdentityIsNeverUsed() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        try {
+            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
+                    options().step(100).prefetchThreshold(0.5).build());
+            issueUntilARangeIsAhead(g, tag);
+            Map<String, String> snapshot = admin.hgetAll(key(tag, "range"));
+            long aheadHigh = Long.parseLong(snapshot.get("n_h"));
+            long highest = 0;
+            for (int i = 0; highest <= aheadHigh; i++) { // the range ahead is in use and past: its numbers are issued
+                assertThat(i).as("past the range ahead within 1 000 calls").isLessThan(1_000);
+                long[] batch = g.nextIds(10);
+                assertThat(batch[0]).isGreaterThan(highest);
+                highest = batch[9];
+            }
+            awaitNoRefillAhead(g);
+            // what a restart from an older snapshot shows the script: the current range used up, the range ahead
+            // still unused, and the identity of the Redis process that wrote them
+            Map<String, String> restored = new HashMap<>(snapshot);
+            restored.put("v_l", snapshot.get("v_h"));
+            restored.put("run_id", "0000000000000000000000000000000000000000");
+            admin.del(key(tag, "range"));
+            admin.hset(key(tag, "range"), restored);
+
+            assertThat(g.nextId()).isGreaterThan(highest);
+            assertThat(admin.hget(key(tag, "range"), "run_id")).isNotEqualTo(restored.get("run_id"));
+        } finally {
+            jedis.close();
+        }
+    }
+
+    @Test
+    void aRangeAheadFromADatabaseThatWentBackIsRefusedAndNoNumberIsReissued() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        try {
+            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
+                    options().step(10).prefetchThreshold(0.5).build());
+            assertThat(g.nextIds(4)).containsExactly(1, 2, 3, 4); // 6 left: not low yet
+            store.setMaxId(tag, 0); // the database restored from a backup older than the range in Redis
+            assertThat(g.nextIds(2)).containsExactly(5, 6); // 4 left: the refill ahead starts and gets 1..10
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (g.status().refills() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            awaitNoRefillAhead(g);
+            assertThat(g.status().refills()).as("the refill ahead ran").isEqualTo(2);
+            assertThat(admin.hexists(key(tag, "range"), "n_l")).as("no range ahead below v_h").isFalse();
+            assertThat(g.discardedRanges()).isEqualTo(1);
+            Set<Long> seen = new HashSet<>(List.of(1L, 2L, 3L, 4L, 5L, 6L));
+            long previous = 6;
+            for (int i = 0; i < 40; i++) {
+                long next = g.nextId();
+                assertThat(next).isGreaterThan(previous);
+                assertThat(seen.add(next)).as("%s issued twice", next).isTrue();
+                previous = next;
+            }
+        } finally {
+            jedis.close();
+        }
+    }
+
+    @Test
+    void sixteenThreadsOnFourNodesRaceToInstallRangesAhead() throws Exception {
+        String tag = newTag(0);
+        RedisSegmentClients clients = clients(4, tag,
+                options().step(200).prefetchThreshold(0.5).maxWait(Duration.ofSeconds(20)).build());
+        clients.run(4, 500, false);
+        assertUniqueAndInOrder(clients, "no fault");
+        assertThat(clients.installedAhead()).as("ranges installed ahead").isGreaterThan(20);
+    }
+
+    @Test
+    void sixteenThreadsOnFourNodesWhileTheHashIsEvictedUnderRangesAhead() throws Exception {
+        String tag = newTag(0);
+        RedisSegmentClients clients = clients(4, tag,
+                options().step(200).prefetchThreshold(0.5).maxWait(Duration.ofSeconds(20)).build());
+        // an eviction takes the hash (current range and range ahead) but leaves the lock of a refill under way
+        int faults = runWithFaults(clients, () -> admin.del(key(tag, "range")));
+        assertUniqueAndInOrder(clients, faults + " evictions");
+        assertThat(clients.installedAhead()).as("ranges installed ahead").isPositive();
+
+        RedisSegmentIdGenerator g = clients.generators.get(0);
+        issueUntilARangeIsAhead(g, tag);
+        long aheadHigh = Long.parseLong(admin.hget(key(tag, "range"), "n_h"));
+        admin.del(key(tag, "range"));
+        assertThat(g.nextId()).as("above the evicted range ahead").isGreaterThan(aheadHigh);
+    }
+
+    @Test
+    void sixteenThreadsOnFourNodesWhileRedisComesBackFromOlderSnapshotsWithRangesAhead() throws Exception {
+        String tag = newTag(0);
+        RedisSegmentClients clients = clients(4, tag,
+                options().step(200).prefetchThreshold(0.5).maxWait(Duration.ofSeconds(20)).build());
+        AtomicReference<Map<String, String>> snapshot = new AtomicReference<>();
+        int faults = runWithFaults(clients, () -> {
+            // every other fault takes a snapshot holding a range ahead; the next one restores it, rewound and stamped
+            // by another identity, as a restart from an older RDB file (or a fail-over to a lagging replica) would
+            Map<String, String> taken = snapshot.getAndSet(null);
+            if (taken == null) {
+                Map<String, String> now = admin.hgetAll(key(tag, "range"));
+                if (now.containsKey("n_l")) {
+                    snapshot.set(now);
+                }
+                return;
+            }
+            Map<String, String> restored = new HashMap<>(taken);
+            restored.put("run_id", "0000000000000000000000000000000000000000");
+            admin.hset(key(tag, "range"), restored);
+        });
+        assertUniqueAndInOrder(clients, faults + " faults");
+    }
+
+    /** Runs the 16 threads of {@code clients} while {@code fault} strikes every 40 ms; returns how often it did. */
+    private static int runWithFaults(RedisSegmentClients clients, Runnable fault) throws Exception {
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger faults = new AtomicInteger();
+        Thread chaos = new Thread(() -> {
+            while (running.get()) {
+                try {
+                    Thread.sleep(40);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                fault.run();
+                faults.incrementAndGet();
+            }
+        }, "redis-faults");
+        chaos.start();
+        try {
+            clients.run(4, 500, false);
+        } finally {
+            running.set(false);
+            chaos.join();
+        }
+        return faults.get();
+    }
+
+    private static void assertUniqueAndInOrder(RedisSegmentClients clients, String what) {
+        SequenceCalls.assertUnique(clients.calls);
+        SequenceCalls.assertFirstComeFirstServed(clients.calls);
+        assertThat(clients.calls).hasSize(16 * 500);
+        assertThat(clients.coalescedCalls()).as("calls served together with another").isPositive();
+        System.out.printf("redis segment, %s: %d calls, %d script calls, %d coalesced, %d ranges installed (%d ahead), "
+                        + "%d discarded, %d script calls found the range missing or exhausted%n", what,
+                clients.calls.size(), clients.scriptCalls(), clients.coalescedCalls(), clients.installedRanges(),
+                clients.installedAhead(), clients.discardedRanges(), clients.waitedCalls());
+    }
+
+    /** Calls {@code g} until the hash holds a range ahead; returns the highest number issued. */
+    private long issueUntilARangeIsAhead(RedisSegmentIdGenerator g, String tag) {
+        long highest = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!admin.hexists(key(tag, "range"), "n_l")) {
+            assertThat(System.nanoTime()).as("a range ahead within 20 s").isLessThan(deadline);
+            highest = g.nextId();
+        }
+        return highest;
+    }
+
+    /** Waits until no refill ahead of {@code g} holds the lock. */
+    private void awaitNoRefillAhead(RedisSegmentIdGenerator g) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (admin.exists(g.lockKey()) && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        Thread.sleep(20);
+    }
+
+    private static void awaitQueued(RedisSegmentIdGenerator g, int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (g.queuedCalls() < calls) {
+            assertThat(System.nanoTime()).as("%s call(s) queued within 10 s", calls).isLessThan(deadline);
+            Thread.sleep(1);
+        }
+        assertThat(g.queuedCalls()).isEqualTo(calls);
+    }
+
+    /** The real executor, except that the next {@code segment-next} call waits, once armed, until released. */
+    private static final class HoldingExecutor implements RedisScriptExecutor {
+        private final RedisScriptExecutor real;
+        private final AtomicBoolean armed = new AtomicBoolean();
+        private final CountDownLatch held = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        HoldingExecutor(RedisScriptExecutor real) {
+            this.real = real;
+        }
+
+        void holdNextCall() {
+            armed.set(true);
+        }
+
+        void awaitHeld() throws InterruptedException {
+            assertThat(held.await(10, TimeUnit.SECONDS)).as("a segment-next call held").isTrue();
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
+            if (script.name().equals("segment-next") && armed.compareAndSet(true, false)) {
+                held.countDown();
+                try {
+                    released.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return real.execute(script, keys, args);
         }
     }
 }

@@ -73,7 +73,7 @@ class RedisSegmentRestartTest {
     }
 
     @Test
-    void fourClientsKeepUniqueFirstComeFirstServedNumbersWhileRedisRestartsWithoutItsData() throws Exception {
+    void fourClientsOfFourThreadsKeepUniqueFirstComeFirstServedNumbersWhileRedisRestartsWithoutItsData() throws Exception {
         String tag = newTag(0);
         RedisSegmentClients clients = new RedisSegmentClients(4, this::newClient, () -> store.newAllocator(false), tag,
                 RedisSegmentOptions.builder().keyPrefix(PREFIX).step(50).maxWait(Duration.ofSeconds(20)).build());
@@ -92,12 +92,13 @@ class RedisSegmentRestartTest {
         }, "redis-restart");
         try {
             restarter.start();
-            clients.run(3_000, true);
+            clients.run(4, 800, true);
             restarter.join();
         } finally {
             clients.close();
         }
         assertThat(restartWindow[1]).as("restart happened while the clients ran").isPositive();
+        assertThat(clients.coalescedCalls()).as("calls served together with another").isPositive();
         SequenceCalls.assertUnique(clients.calls);
         SequenceCalls.assertFirstComeFirstServed(clients.calls);
         List<SequenceCalls.Call> before = clients.calls.stream().filter(c -> c.endNanos() < restartWindow[0]).toList();
@@ -122,6 +123,7 @@ class RedisSegmentRestartTest {
                     store.newAllocator(false), tag, options);
             last = g.nextIds(30)[29];
             assertThat(last).isEqualTo(30);
+            awaitRangeAhead(g); // 70 left of 100: a range ahead went in, and the table's max_id with it
         }
         long maxId = store.storedMaxId(tag);
         restart();
@@ -146,14 +148,25 @@ class RedisSegmentRestartTest {
             jedis.sendCommand(Protocol.Command.SAVE); // the snapshot holds v_l = 100
             highest = g.nextIds(200)[199];
             assertThat(highest).isEqualTo(300);
+            awaitRangeAhead(g); // installed after the snapshot: lost with the restart, a gap
         }
+        long maxId = store.storedMaxId(tag);
         restart(); // loads dump.rdb: the range is back, rewound to 100
         try (UnifiedJedis jedis = newClient()) {
             assertThat(jedis.hget(rangeKey, "v_l")).as("the snapshot rewound the range").isEqualTo("100");
             RedisSegmentIdGenerator g = new RedisSegmentIdGenerator(new JedisScriptExecutor(jedis),
                     store.newAllocator(false), tag, options);
             long next = g.nextId();
-            assertThat(next).isGreaterThan(highest).isEqualTo(1_001);
+            assertThat(next).isGreaterThan(highest).isEqualTo(maxId + 1);
+        }
+    }
+
+    /** Waits until {@code g} installed a range ahead, so that the table's {@code max_id} holds still. */
+    private static void awaitRangeAhead(RedisSegmentIdGenerator g) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (g.installedAhead() < 1) {
+            assertThat(System.nanoTime()).as("a range installed ahead within 10 s").isLessThan(deadline);
+            Thread.sleep(2);
         }
     }
 }

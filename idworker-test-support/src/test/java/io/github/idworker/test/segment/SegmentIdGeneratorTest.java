@@ -157,7 +157,8 @@ class SegmentIdGeneratorTest {
         String tag = newTag();
         store.newAllocator(false).register(tag, 0, 100);
         SegmentIdGenerator g = generator(tag, SegmentGeneratorOptions.builder()
-                .minStep(100).maxStep(100_000).targetLifetime(Duration.ofMillis(500)).build()).preload();
+                .minStep(100).maxStep(100_000).targetLifetime(Duration.ofMillis(500)).maxStepsPerLoad(1).build())
+                .preload();
         long previous = 0;
         previous = steady(g, 100_000, Duration.ofMillis(500), previous); // warm-up: the step adapts to the rate
         long waitedAfterWarmUp = g.waitedCalls();
@@ -179,7 +180,9 @@ class SegmentIdGeneratorTest {
         for (long tick = 0; tick < ticks; tick++) {
             for (int i = 0; i < perTick; i++) {
                 long id = g.nextId();
-                assertThat(id).isGreaterThan(previous);
+                if (id <= previous) { // not AssertJ: at a million numbers a second its cost would slow the caller
+                    throw new AssertionError("number " + id + " after " + previous);
+                }
                 previous = id;
             }
             long nextTick = start + (tick + 1) * 1_000_000L;
@@ -224,7 +227,7 @@ class SegmentIdGeneratorTest {
         store.newAllocator(false).register(tag, 0, 100);
         AtomicLong clock = new AtomicLong(1_000_000_000L);
         SegmentIdGenerator g = generator(tag, SegmentGeneratorOptions.builder()
-                .minStep(100).maxStep(10_000).targetLifetime(Duration.ofSeconds(1))
+                .minStep(100).maxStep(10_000).targetLifetime(Duration.ofSeconds(1)).maxStepsPerLoad(1)
                 .executor(Runnable::run).nanoClock(clock::get).build());
         List<Segment> seen = new ArrayList<>();
         // 1 000 000 numbers per second: a segment of 10 000 lasts 10 ms, far below the 1 s target
@@ -241,6 +244,85 @@ class SegmentIdGeneratorTest {
         assertThat(steps).as("steps %s", steps).contains(5_000, 2_500);
         assertThat(steps.get(steps.size() - 1)).as("steps %s", steps).isBetween(900, 1_300);
         assertThat(g.waitedCalls()).as("only the first call waited").isEqualTo(1);
+    }
+
+    @Test
+    @Tag("exclusive")
+    void aSteadyCallerAtAMillionNumbersASecondWithAFixedStepOf1000NeverWaitsOnceWarmedUp() {
+        String tag = newTag();
+        store.newAllocator(false).register(tag, 0, 1_000);
+        // the fixed step Leaf and Tinyid default to; every other setting is the default
+        SegmentIdGenerator g = generator(tag, SegmentGeneratorOptions.builder()
+                .minStep(1_000).maxStep(1_000).build()).preload();
+        long previous = steady(g, 1_000_000, Duration.ofSeconds(1), 0); // warm-up: loads grow to a second's demand
+        long waitedAfterWarmUp = g.waitedCalls();
+        long loadedAfterWarmUp = g.loadedSegments();
+        long issuedAfterWarmUp = g.status().issued();
+        steady(g, 1_000_000, Duration.ofSeconds(4), previous);
+        long issued = g.status().issued() - issuedAfterWarmUp;
+        System.out.printf("steady caller at 1 M/s, step 1000: %d numbers, %d waited calls after warm-up (%d before), "
+                        + "%d loads of %d steps each%n", issued, g.waitedCalls() - waitedAfterWarmUp,
+                waitedAfterWarmUp, g.loadedSegments() - loadedAfterWarmUp, g.currentStepsPerLoad());
+        assertThat(issued).as("numbers taken while measuring").isEqualTo(4_000_000);
+        assertThat(g.loadedSegments() - loadedAfterWarmUp).as("loads while measuring").isGreaterThanOrEqualTo(3);
+        assertThat(g.currentStep()).as("the step stays fixed").isEqualTo(1_000);
+        assertThat(g.waitedCalls() - waitedAfterWarmUp).as("calls that waited for a range").isZero();
+    }
+
+    @Test
+    void aFixedStepTooSmallForTheDemandIsLoadedManyWholeStepsAtOnceAndARestartSkipsAtMostTwoLoads() {
+        String tag = newTag();
+        store.newAllocator(false).register(tag, 0, 1_000);
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        SegmentGeneratorOptions options = SegmentGeneratorOptions.builder()
+                .minStep(1_000).maxStep(1_000).minLoadLifetime(Duration.ofMillis(100)).maxStepsPerLoad(500)
+                .executor(Runnable::run).nanoClock(clock::get).build();
+        SegmentIdGenerator g = generator(tag, options);
+        List<Segment> seen = new ArrayList<>();
+        // 1 000 000 numbers per second: one step lasts 1 ms; 100 ms of demand are 100 steps. The first load is one
+        // step, the second too (one short measure is no evidence), then loads grow at most four times each.
+        take(g, 300_000, 1_000, clock, seen);
+        List<Integer> ramp = seen.stream().map(Segment::step).toList();
+        assertThat(ramp.subList(0, 4)).as("loads %s", ramp).containsExactly(1_000, 1_000, 4_000, 16_000);
+        for (int i = 1; i < ramp.size(); i++) {
+            assertThat(ramp.get(i)).as("loads %s", ramp).isLessThanOrEqualTo(4 * ramp.get(i - 1));
+        }
+        assertThat(ramp.get(ramp.size() - 1)).as("what 100 ms of demand consume, loads %s", ramp)
+                .isBetween(100_000, 101_000);
+        assertThat(g.currentStep()).isEqualTo(1_000);
+        assertThat(g.currentStepsPerLoad()).isBetween(100, 101);
+        // 10 000 000 per second would want 1 000 steps; 500 are allowed
+        take(g, 2_000_000, 100, clock, seen);
+        assertThat(seen.get(seen.size() - 1).step()).isEqualTo(500_000);
+        assertThat(seen).allSatisfy(s -> assertThat(s.step() % 1_000).as("whole steps: %s", s).isZero());
+        assertThat(g.status().step()).isEqualTo(1_000);
+
+        // a restart now skips the rest of the current load and the prefetched one: at most two loads of 500 steps
+        long highest = g.nextId();
+        SegmentIdGenerator restarted = generator(tag, options);
+        long first = restarted.nextId();
+        assertThat(first).isGreaterThan(highest);
+        assertThat(first - highest - 1).as("numbers a restart skips").isLessThanOrEqualTo(2L * 500 * 1_000);
+        restarted.close();
+
+        // a lull of 10 000 per second: loads shrink by at most half each, down to one step
+        seen.clear();
+        take(g, 1_500_000, 100_000, clock, seen);
+        List<Integer> sizes = seen.stream().map(Segment::step).toList();
+        for (int i = 1; i < sizes.size(); i++) {
+            assertThat(sizes.get(i)).as("loads %s", sizes).isGreaterThanOrEqualTo(sizes.get(i - 1) / 2);
+        }
+        assertThat(sizes.get(sizes.size() - 1)).as("loads %s", sizes).isEqualTo(1_000);
+
+        // one step per load when asked for: the store advances by exactly the step
+        String strict = newTag();
+        store.newAllocator(false).register(strict, 0, 1_000);
+        SegmentIdGenerator oneStep = generator(strict, SegmentGeneratorOptions.builder().minStep(1_000)
+                .maxStep(1_000).maxStepsPerLoad(1).executor(Runnable::run).nanoClock(clock::get).build());
+        List<Segment> strictSeen = new ArrayList<>();
+        take(oneStep, 20_000, 100, clock, strictSeen);
+        assertThat(strictSeen).hasSizeGreaterThanOrEqualTo(20)
+                .allSatisfy(s -> assertThat(s.step()).isEqualTo(1_000));
     }
 
     private static void take(SegmentIdGenerator g, int count, long nanosEach, AtomicLong clock, List<Segment> seen) {

@@ -6,7 +6,6 @@ import io.github.idworker.lease.jdbc.JdbcSequenceManager;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.SnowflakeLayout;
-import io.github.idworker.snowflake.TickingMillisClock;
 import io.github.idworker.snowflake.WorkerOptions;
 import io.github.idworker.test.ManualClock;
 import io.github.idworker.test.jdbc.JdbcSequenceManagerStore;
@@ -53,11 +52,6 @@ class SnowflakeWorkerTest {
     @Test
     void fourThreadsEachIssuing250000IdsGetUniqueIdsIncreasingPerThread() throws Exception {
         checkUniqueAcrossThreads(worker(WorkerOptions.builder()), 4, 250_000);
-    }
-
-    @Test
-    void theTickingClockKeepsTheSameGuarantees() throws Exception {
-        checkUniqueAcrossThreads(worker(WorkerOptions.builder().clock(TickingMillisClock.shared())), 4, 250_000);
     }
 
     /**

@@ -1,24 +1,30 @@
 -- segment-next.lua: issues the next count numbers of a segment tag from the range held in Redis, or says why it
 -- cannot. Redis runs one script at a time, so numbers strictly increase in the order calls arrive, across all
--- clients.
+-- clients. One client may combine the calls of several of its callers into one call (count is their sum).
 --
 -- KEYS (all share the hash tag {<prefix>:segment:<tag>}, so the script runs on Redis Cluster):
---   KEYS[1]  range  hash {v_l, v_h, run_id, step, installed_ms}: v_l = last number issued, v_h = last number of
---                   the range, run_id = the Redis process that installed it
+--   KEYS[1]  range  hash {v_l, v_h, n_l, n_h, run_id, step, installed_ms}: v_l = last number issued, v_h = last
+--                   number of the current range, n_l/n_h = the range installed ahead (first number minus one,
+--                   last number; both absent when none), run_id = the identity of the Redis process that
+--                   installed the ranges
 -- ARGV:
 --   ARGV[1]  count      how many numbers, at least 1
---   ARGV[2]  checkRun   '1' to refuse a range installed by another Redis process (default), '0' to skip the
---                       check (it costs an INFO call, about 5-10 microseconds of Redis time per call)
+--   ARGV[2]  checkRun   '1' to refuse a hash stamped by another Redis identity (default), '0' to skip the check
+--                       (it costs an INFO call inside the script)
+--   ARGV[3]  low        ask for a range ahead once fewer than this many numbers are left in the current range and
+--                       none is installed ahead; '0' never asks
 -- Reply:
---   {'OK', first, last}          last - first + 1 = count; the numbers first..last are now issued
---   {'MISSING'}                  no range (new tag, or Redis lost its data)
---   {'MISSING', 'run_id'}        the range was installed by another Redis process (restart that restored a
---                                snapshot or append-only file, failover to a replica): v_l may have gone back, so
---                                the range is never used again
---   {'EXHAUSTED', v_l, v_h}      fewer than count numbers left; the rest of the range is skipped once a new
---                                range is installed
--- Status codes are for the caller's refill logic and never reach users as numbers. Numbers stay below 2^53,
--- where Lua numbers are exact (the installer refuses ranges beyond).
+--   last                         (an integer > 0) the numbers last - count + 1 .. last are now issued
+--   -last                        the same numbers are issued, and the current range runs low with no range ahead:
+--                                the caller should install one
+--   {'MISSING'}                  no range (new tag, or Redis lost the hash)
+--   {'MISSING', 'run_id'}        the hash was stamped by another Redis identity (restart that restored a snapshot
+--                                or append-only file, failover to a replica): v_l may have gone back, so neither
+--                                range in it is ever used again
+--   {'EXHAUSTED', v_l, v_h}      fewer than count numbers left and no range ahead that holds count; the rest is
+--                                skipped once a new range is installed
+-- Numbers are at least 1, so a reply of 0 never occurs and the sign of an integer reply is free for the flag.
+-- Numbers stay below 2^53, where Lua numbers are exact (the installer refuses ranges beyond).
 
 -- The identity of this Redis process in its present role: its replication id, which Redis draws anew at every
 -- start (a snapshot or append-only file may have brought back older data) and at every promotion of a replica
@@ -37,20 +43,32 @@ if redis.replicate_commands then
 end
 
 local count = tonumber(ARGV[1])
-local r = redis.call('HMGET', KEYS[1], 'v_l', 'v_h', 'run_id')
+local r = redis.call('HMGET', KEYS[1], 'v_l', 'v_h', 'run_id', 'n_l', 'n_h')
 if not r[1] or not r[2] then
   return {'MISSING'}
 end
-if ARGV[2] ~= '0' then
-  local run_id = server_identity()
-  if r[3] ~= run_id then
-    return {'MISSING', 'run_id'}
-  end
+if ARGV[2] ~= '0' and r[3] ~= server_identity() then
+  return {'MISSING', 'run_id'}
 end
 local low = tonumber(r[1])
 local high = tonumber(r[2])
-if high - low < count then
+-- a range ahead counts only whole: a hash that lost one of n_l/n_h (an operator's edit, a partial restore) has none
+local ahead = r[4] and r[5]
+local last
+if high - low >= count then
+  last = redis.call('HINCRBY', KEYS[1], 'v_l', count)
+elseif ahead and tonumber(r[5]) - tonumber(r[4]) >= count then
+  -- The range ahead lies above v_h (the installer checked), so switching keeps numbers increasing; the unused
+  -- rest of the current range is a gap. Formatted, not tostring(): Lua prints large numbers with 14 digits.
+  high = tonumber(r[5])
+  last = tonumber(r[4]) + count
+  redis.call('HSET', KEYS[1], 'v_l', string.format('%.0f', last), 'v_h', r[5])
+  redis.call('HDEL', KEYS[1], 'n_l', 'n_h')
+  ahead = false
+else
   return {'EXHAUSTED', low, high}
 end
-local last = redis.call('HINCRBY', KEYS[1], 'v_l', count)
-return {'OK', last - count + 1, last}
+if not ahead and high - last < tonumber(ARGV[3]) then
+  return -last
+end
+return last

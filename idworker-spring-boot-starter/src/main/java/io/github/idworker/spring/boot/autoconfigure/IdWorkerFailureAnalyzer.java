@@ -92,7 +92,8 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
         }
         if (cause instanceof CenterUnavailableException) {
             return "Make sure the centre named above is running and reachable from this host, and that "
-                    + "spring.datasource.* (database) or spring.data.redis.* (Redis) point at it.";
+                    + "spring.datasource.* (database), spring.data.redis.* (Redis) or idworker.zookeeper.* (ZooKeeper, "
+                    + "unless the application's own CuratorFramework is used) point at it.";
         }
         if (cause instanceof WorkerIdExhaustedException) {
             return "Stop idle workers of this namespace, give this application its own idworker.namespace, "

@@ -44,6 +44,9 @@ public class IdWorkerProperties {
     /** Redis centre. */
     private final Redis redis = new Redis();
 
+    /** ZooKeeper centre. */
+    private final Zookeeper zookeeper = new Zookeeper();
+
     /** Segment mode: dense increasing numbers per business tag. */
     private final Segment segment = new Segment();
 
@@ -78,6 +81,10 @@ public class IdWorkerProperties {
 
     public Redis getRedis() {
         return this.redis;
+    }
+
+    public Zookeeper getZookeeper() {
+        return this.zookeeper;
     }
 
     public Segment getSegment() {
@@ -153,7 +160,9 @@ public class IdWorkerProperties {
         private BackwardsPolicy onLargeBackwardStep = BackwardsPolicy.SWITCH_WORKER;
 
         /**
-         * Clock the worker reads.
+         * Clock the worker reads: only "system", read on every id. Kept so that configurations setting it still
+         * bind; the cached "ticking" clock was removed because it cannot beat the system clock at a worker's cap
+         * of 2^sequence-bits ids per millisecond, and setting it now fails the startup.
          */
         private Clock clock = Clock.SYSTEM;
 
@@ -214,14 +223,15 @@ public class IdWorkerProperties {
         }
     }
 
-    /** Clock a worker reads. */
+    /**
+     * Clock a worker reads. One value only, kept for configuration compatibility: a value that is not listed
+     * (such as the removed {@code ticking}) fails the binding of {@code idworker.snowflake.clock} at startup, and
+     * Spring Boot's report names the property and lists the valid values.
+     */
     public enum Clock {
 
-        /** System clock, read on every id. */
-        SYSTEM,
-
-        /** Cached clock refreshed by one daemon thread every half millisecond; cheaper to read under load. */
-        TICKING
+        /** System clock, {@link System#currentTimeMillis()}, read on every id. */
+        SYSTEM
     }
 
     /** Lease of the worker id. */
@@ -396,6 +406,121 @@ public class IdWorkerProperties {
     }
 
     /**
+     * ZooKeeper centre, used with {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)}. The application's
+     * {@code CuratorFramework} bean is used when it has exactly one; otherwise idworker builds a client of its own
+     * from the connection settings here and closes it with the context.
+     */
+    public static class Zookeeper {
+
+        /**
+         * Connection string of the ensemble, e.g. "zk1:2181,zk2:2181,zk3:2181"; needed only when the application
+         * has no CuratorFramework bean.
+         */
+        private String connectString;
+
+        /**
+         * Absolute znode path under which idworker keeps its namespaces; below the Curator namespace of the
+         * application's client, if it has one.
+         */
+        private String basePath = "/idworker";
+
+        /**
+         * Session timeout idworker's own client asks for (the server keeps it between 2 and 20 ticks). A session
+         * that ends frees its worker ids for others at once; it never lets a worker issue past its stored
+         * high-water.
+         */
+        private Duration sessionTimeout = Duration.ofSeconds(15);
+
+        /**
+         * How long idworker's own client waits for a connection to the ensemble.
+         */
+        private Duration connectionTimeout = Duration.ofSeconds(5);
+
+        /**
+         * Longest time one lease call (borrow, renewal, return) may take, waiting for a connection included. Must
+         * be shorter than idworker.lease.heartbeat-interval.
+         */
+        private Duration operationTimeout = Duration.ofSeconds(3);
+
+        /** Retries of idworker's own client for Curator's operations; lease calls are bounded by operation-timeout. */
+        private final ZookeeperRetry retry = new ZookeeperRetry();
+
+        public String getConnectString() {
+            return this.connectString;
+        }
+
+        public void setConnectString(String connectString) {
+            this.connectString = connectString;
+        }
+
+        public String getBasePath() {
+            return this.basePath;
+        }
+
+        public void setBasePath(String basePath) {
+            this.basePath = basePath;
+        }
+
+        public Duration getSessionTimeout() {
+            return this.sessionTimeout;
+        }
+
+        public void setSessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = sessionTimeout;
+        }
+
+        public Duration getConnectionTimeout() {
+            return this.connectionTimeout;
+        }
+
+        public void setConnectionTimeout(Duration connectionTimeout) {
+            this.connectionTimeout = connectionTimeout;
+        }
+
+        public Duration getOperationTimeout() {
+            return this.operationTimeout;
+        }
+
+        public void setOperationTimeout(Duration operationTimeout) {
+            this.operationTimeout = operationTimeout;
+        }
+
+        public ZookeeperRetry getRetry() {
+            return this.retry;
+        }
+    }
+
+    /** Exponential back-off of idworker's own ZooKeeper client. */
+    public static class ZookeeperRetry {
+
+        /**
+         * Sleep before the first retry, doubled for each further one.
+         */
+        private Duration baseSleep = Duration.ofMillis(100);
+
+        /**
+         * Most retries of one operation.
+         */
+        private int maxRetries = 3;
+
+        public Duration getBaseSleep() {
+            return this.baseSleep;
+        }
+
+        public void setBaseSleep(Duration baseSleep) {
+            this.baseSleep = baseSleep;
+        }
+
+        public int getMaxRetries() {
+            return this.maxRetries;
+        }
+
+        public void setMaxRetries(int maxRetries) {
+            this.maxRetries = maxRetries;
+        }
+    }
+
+    /**
      * Segment mode, used with {@code @EnableSegmentIdGenerators}: ranges of numbers per business tag from one
      * table row per tag, handed out in process ({@code segmentIdGenerators}) or through Redis in strict order
      * ({@code redisSequenceGenerators}).
@@ -459,6 +584,20 @@ public class IdWorkerProperties {
          * SegmentRefillTimeoutException.
          */
         private Duration maxWait = Duration.ofSeconds(3);
+
+        /**
+         * How long one load of an in-process generator should last at the measured demand: when one step would
+         * run out sooner, a load reserves as many whole steps in one allocation as that demand consumes in this
+         * time (growing at most four times per load), so range switches stay rare at any step. A restart skips the
+         * unused rest of at most two loads.
+         */
+        private Duration minLoadLifetime = Duration.ofSeconds(1);
+
+        /**
+         * Most whole steps one load of an in-process generator reserves; 1 loads exactly one step at a time (the
+         * table advances by the step, a restart skips at most two steps, every step costs a range switch).
+         */
+        private int maxStepsPerLoad = 10_000;
 
         /** Redis sequence generators (strictly ordered across nodes). */
         private final SegmentRedis redis = new SegmentRedis();
@@ -543,6 +682,22 @@ public class IdWorkerProperties {
             this.maxWait = maxWait;
         }
 
+        public Duration getMinLoadLifetime() {
+            return this.minLoadLifetime;
+        }
+
+        public void setMinLoadLifetime(Duration minLoadLifetime) {
+            this.minLoadLifetime = minLoadLifetime;
+        }
+
+        public int getMaxStepsPerLoad() {
+            return this.maxStepsPerLoad;
+        }
+
+        public void setMaxStepsPerLoad(int maxStepsPerLoad) {
+            this.maxStepsPerLoad = maxStepsPerLoad;
+        }
+
         public SegmentRedis getRedis() {
             return this.redis;
         }
@@ -624,6 +779,25 @@ public class IdWorkerProperties {
          */
         private boolean checkRunId = true;
 
+        /**
+         * Whether concurrent calls of one Redis sequence in this process share one Redis call while another is in
+         * flight; numbers are still handed out in arrival order, and the check-run-id runs on every shared call.
+         */
+        private boolean coalesce = true;
+
+        /**
+         * Most Redis calls of one coalescing sequence in flight at once, 1 to 64: up to this many callers go
+         * straight to Redis, further callers queue and share the next call. 2 keeps two callers from queueing
+         * behind each other; first come, first served holds for any value.
+         */
+        private int maxInFlight = 2;
+
+        /**
+         * Share of a Redis sequence's range used when the next range is installed ahead of it in Redis, in the
+         * background, so that callers never wait for the database; above 0, at most 1 (1 installs none ahead).
+         */
+        private double prefetchThreshold = 0.2;
+
         public int getStep() {
             return this.step;
         }
@@ -662,6 +836,30 @@ public class IdWorkerProperties {
 
         public void setCheckRunId(boolean checkRunId) {
             this.checkRunId = checkRunId;
+        }
+
+        public boolean isCoalesce() {
+            return this.coalesce;
+        }
+
+        public int getMaxInFlight() {
+            return this.maxInFlight;
+        }
+
+        public void setMaxInFlight(int maxInFlight) {
+            this.maxInFlight = maxInFlight;
+        }
+
+        public void setCoalesce(boolean coalesce) {
+            this.coalesce = coalesce;
+        }
+
+        public double getPrefetchThreshold() {
+            return this.prefetchThreshold;
+        }
+
+        public void setPrefetchThreshold(double prefetchThreshold) {
+            this.prefetchThreshold = prefetchThreshold;
         }
     }
 

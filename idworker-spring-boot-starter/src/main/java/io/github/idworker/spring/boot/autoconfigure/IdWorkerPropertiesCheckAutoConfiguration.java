@@ -53,9 +53,10 @@ public class IdWorkerPropertiesCheckAutoConfiguration {
     static final String PACKAGE = "io.github.idworker.spring.boot.autoconfigure.";
 
     static final Feature WORKER = new Feature("@EnableIdWorker",
-            List.of(PACKAGE + "DBIdWorkerConfig", PACKAGE + "RedisIdWorkerConfig"),
+            List.of(PACKAGE + "DBIdWorkerConfig", PACKAGE + "RedisIdWorkerConfig", PACKAGE + "ZookeeperIdWorkerConfig"),
             name -> name.equals("idworker.namespace") || name.startsWith("idworker.snowflake.")
-                    || name.startsWith("idworker.lease.") || name.equals("idworker.jdbc.table")
+                    || name.startsWith("idworker.lease.") || name.startsWith("idworker.zookeeper.")
+                    || name.equals("idworker.jdbc.table")
                     || name.equals("idworker.jdbc.initialize-schema"));
 
     /** Features in the order their warnings are logged; shared groups (jdbc timeouts, redis, client) are left out. */

@@ -21,6 +21,8 @@ final class SegmentOptionsFactory {
                 .prefetchThreshold(segment.getPrefetchThreshold())
                 .targetLifetime(segment.getTargetLifetime())
                 .maxWait(segment.getMaxWait())
+                .minLoadLifetime(segment.getMinLoadLifetime())
+                .maxStepsPerLoad(segment.getMaxStepsPerLoad())
                 .build();
     }
 
@@ -34,6 +36,9 @@ final class SegmentOptionsFactory {
                 .lockTtl(redis.getLockTtl())
                 .maxWait(redis.getMaxWait())
                 .checkRunId(redis.isCheckRunId())
+                .coalesce(redis.isCoalesce())
+                .maxInFlight(redis.getMaxInFlight())
+                .prefetchThreshold(redis.getPrefetchThreshold())
                 .build();
     }
 }

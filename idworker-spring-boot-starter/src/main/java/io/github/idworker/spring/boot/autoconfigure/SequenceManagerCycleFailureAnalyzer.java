@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * Explains the one dependency cycle users of the starter meet: a class that declares the {@code dbSequenceManager}
- * (or {@code redisSequenceManager}) {@code @Bean} and also injects the worker. Spring must create that class to call
+ * (or {@code redisSequenceManager}, {@code zookeeperSequenceManager}) {@code @Bean} and also injects the worker. Spring must create that class to call
  * its {@code @Bean} method, the worker needs the manager, and the class cannot be finished without the worker. The
  * analysis names the class and the two ways out (a {@code static} {@code @Bean} method, or a configuration class of
  * its own); any other cycle is left to Spring Boot's own analyzer.
@@ -24,7 +24,9 @@ public class SequenceManagerCycleFailureAnalyzer extends AbstractFailureAnalyzer
     /** Each worker bean and the manager bean its factory method takes as its first parameter. */
     private static final Map<String, String> MANAGER_OF_WORKER = Map.of(
             DBIdWorkerConfig.WORKER_BEAN, DBIdWorkerConfig.SEQUENCE_MANAGER_BEAN,
-            RedisIdWorkerConfig.WORKER_BEAN, RedisIdWorkerConfig.SEQUENCE_MANAGER_BEAN);
+            RedisIdWorkerConfig.WORKER_BEAN, RedisIdWorkerConfig.SEQUENCE_MANAGER_BEAN,
+            // compile-time constants: naming them loads no class of the optional ZooKeeper configuration
+            ZookeeperIdWorkerConfig.WORKER_BEAN, ZookeeperIdWorkerConfig.SEQUENCE_MANAGER_BEAN);
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, BeanCurrentlyInCreationException cause) {

@@ -3,7 +3,6 @@ package io.github.idworker.spring.boot.autoconfigure;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;
-import io.github.idworker.snowflake.TickingMillisClock;
 import io.github.idworker.snowflake.WorkerOptions;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
@@ -81,6 +80,8 @@ final class WorkerOptionsFactory {
     }
 
     private static MillisClock clock(IdWorkerProperties.Clock clock) {
-        return (clock == IdWorkerProperties.Clock.TICKING) ? TickingMillisClock.shared() : MillisClock.SYSTEM;
+        return switch (clock) {
+            case SYSTEM -> MillisClock.SYSTEM;
+        };
     }
 }

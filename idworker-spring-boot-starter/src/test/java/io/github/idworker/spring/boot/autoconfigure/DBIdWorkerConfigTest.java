@@ -115,7 +115,7 @@ class DBIdWorkerConfigTest {
         db(TestNames.h2Url(), TestNames.namespace())
                 .withPropertyValues("idworker.snowflake.epoch=2024-06-01T00:00:00Z",
                         "idworker.snowflake.timestamp-bits=42", "idworker.snowflake.worker-bits=8",
-                        "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=ticking",
+                        "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=system",
                         "idworker.snowflake.on-large-backward-step=fail", "idworker.snowflake.max-backward=5ms",
                         "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms",
                         "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always",
@@ -124,7 +124,7 @@ class DBIdWorkerConfigTest {
                     assertThat(context).hasNotFailed();
                     IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
                     assertThat(properties.getSnowflake().getOnLargeBackwardStep()).isEqualTo(BackwardsPolicy.FAIL);
-                    assertThat(properties.getSnowflake().getClock()).isEqualTo(IdWorkerProperties.Clock.TICKING);
+                    assertThat(properties.getSnowflake().getClock()).isEqualTo(IdWorkerProperties.Clock.SYSTEM);
                     DBIdWorker worker = context.getBean(DBIdWorker.class);
                     assertThat(worker.layout().epoch()).isEqualTo(Instant.parse("2024-06-01T00:00:00Z"));
                     assertThat(worker.layout().timestampBits()).isEqualTo(42);

@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.lease.jdbc.JdbcSequenceManager;
+import io.github.idworker.lease.zookeeper.ZookeeperSequenceManager;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEntity;
@@ -60,12 +61,19 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.lease.heartbeat-interval", "idworker.lease.max-skew", "idworker.lease.fence-wait",
                 "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.jdbc.statement-timeout",
                 "idworker.jdbc.network-timeout", "idworker.redis.key-prefix",
+                "idworker.zookeeper.connect-string", "idworker.zookeeper.base-path",
+                "idworker.zookeeper.session-timeout", "idworker.zookeeper.connection-timeout",
+                "idworker.zookeeper.operation-timeout", "idworker.zookeeper.retry.base-sleep",
+                "idworker.zookeeper.retry.max-retries",
                 "idworker.segment.table", "idworker.segment.auto-create", "idworker.segment.initialize-schema",
                 "idworker.segment.tags", "idworker.segment.min-step", "idworker.segment.max-step",
                 "idworker.segment.initial-step", "idworker.segment.prefetch-threshold",
-                "idworker.segment.target-lifetime", "idworker.segment.max-wait", "idworker.segment.redis.step",
+                "idworker.segment.target-lifetime", "idworker.segment.max-wait",
+                "idworker.segment.min-load-lifetime", "idworker.segment.max-steps-per-load", "idworker.segment.redis.step",
                 "idworker.segment.redis.max-batch", "idworker.segment.redis.lock-ttl",
                 "idworker.segment.redis.max-wait", "idworker.segment.redis.check-run-id",
+                "idworker.segment.redis.coalesce", "idworker.segment.redis.prefetch-threshold",
+                "idworker.segment.redis.max-in-flight",
                 "idworker.serial.table", "idworker.serial.initialize-schema", "idworker.serial.rule-refresh",
                 "idworker.serial.rules", "idworker.serial.redis.lock-ttl", "idworker.serial.redis.max-wait",
                 "idworker.serial.redis.refill-cover", "idworker.serial.redis.check-run-id",
@@ -104,6 +112,9 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(properties.getJdbc().getTable()).isEqualTo(JdbcSequenceManager.DEFAULT_TABLE);
         assertThat(properties.getJdbc().getStatementTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_STATEMENT_TIMEOUT);
         assertThat(properties.getJdbc().getNetworkTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_NETWORK_TIMEOUT);
+        assertThat(properties.getZookeeper().getBasePath()).isEqualTo(ZookeeperSequenceManager.DEFAULT_BASE_PATH);
+        assertThat(properties.getZookeeper().getOperationTimeout())
+                .isEqualTo(ZookeeperSequenceManager.DEFAULT_OPERATION_TIMEOUT);
 
         IdWorkerProperties.Segment segment = properties.getSegment();
         assertThat(segment.getTable()).isEqualTo(JdbcSegmentAllocator.DEFAULT_TABLE);
@@ -118,6 +129,8 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(redis.getLockTtl()).isEqualTo(RedisSegmentOptions.DEFAULT_LOCK_TTL);
         assertThat(redis.getMaxWait()).isEqualTo(RedisSegmentOptions.DEFAULT_MAX_WAIT);
         assertThat(redis.isCheckRunId()).isEqualTo(RedisSegmentOptions.defaults().checkRunId());
+        assertThat(redis.isCoalesce()).isEqualTo(RedisSegmentOptions.defaults().coalesce());
+        assertThat(redis.getPrefetchThreshold()).isEqualTo(RedisSegmentOptions.DEFAULT_PREFETCH_THRESHOLD);
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSegmentOptions.DEFAULT_KEY_PREFIX);
 
         IdWorkerProperties.Serial serial = properties.getSerial();
@@ -204,6 +217,8 @@ class IdWorkerPropertiesMetadataTest {
                 .containsEntry("idworker.segment.max-step", "1000000")
                 .containsEntry("idworker.segment.max-wait", "3s")
                 .containsEntry("idworker.segment.target-lifetime", "15m")
+                .containsEntry("idworker.segment.min-load-lifetime", "1s")
+                .containsEntry("idworker.segment.max-steps-per-load", "10000")
                 .containsEntry("idworker.segment.initialize-schema", "embedded")
                 .containsEntry("idworker.segment.redis.step", "1000")
                 .containsEntry("idworker.segment.redis.lock-ttl", "10s")

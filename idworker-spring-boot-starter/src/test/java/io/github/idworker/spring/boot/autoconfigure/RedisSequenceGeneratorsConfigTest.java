@@ -89,6 +89,8 @@ class RedisSequenceGeneratorsConfigTest {
                     RedisSegmentOptions options = sequences.options();
                     assertThat(options.step()).isEqualTo(RedisSegmentOptions.DEFAULT_STEP);
                     assertThat(options.checkRunId()).isTrue();
+                    assertThat(options.coalesce()).isTrue();
+                    assertThat(options.prefetchThreshold()).isEqualTo(RedisSegmentOptions.DEFAULT_PREFETCH_THRESHOLD);
                     assertThat(options.keyPrefix()).isEqualTo("idworker");
 
                     long previous = 500;
@@ -113,7 +115,9 @@ class RedisSequenceGeneratorsConfigTest {
         sequences(TestNames.h2Url(), "jedis").withPropertyValues("idworker.redis.key-prefix=custom-prefix",
                         "idworker.segment.auto-create=true", "idworker.segment.redis.step=7",
                         "idworker.segment.redis.max-batch=50", "idworker.segment.redis.lock-ttl=2s",
-                        "idworker.segment.redis.max-wait=400ms", "idworker.segment.redis.check-run-id=false")
+                        "idworker.segment.redis.max-wait=400ms", "idworker.segment.redis.check-run-id=false",
+                        "idworker.segment.redis.coalesce=false", "idworker.segment.redis.prefetch-threshold=1",
+                        "idworker.segment.redis.max-in-flight=3")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     RedisSequenceGenerators sequences = context.getBean(RedisSequenceGenerators.class);
@@ -123,6 +127,9 @@ class RedisSequenceGeneratorsConfigTest {
                     assertThat(options.lockTtl()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(400));
                     assertThat(options.checkRunId()).isFalse();
+                    assertThat(options.coalesce()).isFalse();
+                    assertThat(options.maxInFlight()).isEqualTo(3);
+                    assertThat(options.prefetchThreshold()).isEqualTo(1.0);
                     assertThat(options.keyPrefix()).isEqualTo("custom-prefix");
 
                     assertThat(sequences.nextIds(tag, 3)).containsExactly(1, 2, 3);
@@ -223,6 +230,8 @@ class RedisSequenceGeneratorsConfigTest {
             idworker.segment.redis.max-batch=0        | idworker.segment.redis.max-batch
             idworker.segment.redis.lock-ttl=50ms      | idworker.segment.redis.lock-ttl
             idworker.segment.redis.max-wait=0s        | idworker.segment.redis.max-wait
+            idworker.segment.redis.prefetch-threshold=0 | idworker.segment.redis.prefetch-threshold
+            idworker.segment.redis.max-in-flight=0    | idworker.segment.redis.max-in-flight
             idworker.redis.key-prefix={bad}           | idworker.redis.key-prefix
             """)
     void badValuesFailStartupNamingTheProperty(String properties, String property) {

@@ -99,6 +99,7 @@ class SegmentIdGeneratorsConfigTest {
                         "idworker.segment.min-step=10", "idworker.segment.max-step=500",
                         "idworker.segment.initial-step=50", "idworker.segment.prefetch-threshold=0.5",
                         "idworker.segment.target-lifetime=1m", "idworker.segment.max-wait=250ms",
+                        "idworker.segment.min-load-lifetime=200ms", "idworker.segment.max-steps-per-load=7",
                         "idworker.segment.tags.invoice.start-after=70000", "idworker.segment.tags.invoice.step=25",
                         "idworker.segment.tags.invoice.description=invoice numbers",
                         "idworker.segment.tags.ticket.step=5", "idworker.jdbc.statement-timeout=3s",
@@ -123,6 +124,8 @@ class SegmentIdGeneratorsConfigTest {
                     assertThat(options.prefetchThreshold()).isEqualTo(0.5);
                     assertThat(options.targetLifetime()).isEqualTo(Duration.ofMinutes(1));
                     assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(options.minLoadLifetime()).isEqualTo(Duration.ofMillis(200));
+                    assertThat(options.maxStepsPerLoad()).isEqualTo(7);
                     assertThat(invoice.currentSegment()).isEqualTo(new Segment("invoice", 70050, 50));
 
                     try (Connection c = context.getBean(DataSource.class).getConnection();
@@ -302,6 +305,8 @@ class SegmentIdGeneratorsConfigTest {
             idworker.segment.prefetch-threshold=-0.5                           | idworker.segment.prefetch-threshold
             idworker.segment.target-lifetime=0s                                | idworker.segment.target-lifetime
             idworker.segment.max-wait=-1s                                      | idworker.segment.max-wait
+            idworker.segment.min-load-lifetime=0ms                             | idworker.segment.min-load-lifetime
+            idworker.segment.max-steps-per-load=0                              | idworker.segment.max-steps-per-load
             idworker.segment.table=segments;drop                               | idworker.segment.table
             idworker.segment.tags.order.start-after=-1                         | idworker.segment.tags.order.start-after
             idworker.segment.tags.order.step=0                                 | idworker.segment.tags.order.step

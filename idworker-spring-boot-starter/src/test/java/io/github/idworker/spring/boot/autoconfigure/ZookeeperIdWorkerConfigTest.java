@@ -1,0 +1,296 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.lease.WorkerLease;
+import io.github.idworker.lease.zookeeper.ZookeeperSequenceManager;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.DBIdWorker;
+import io.github.idworker.snowflake.zookeeper.ZookeeperIdWorker;
+import io.github.idworker.spring.annotation.CenterMode;
+import io.github.idworker.spring.annotation.EnableIdWorker;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)} over a real ZooKeeper server in this JVM (Curator's
+ * TestingServer), each test under a base path of its own, deleted afterwards. A short ttl keeps the first
+ * borrow of each fresh namespace, which waits ttl + max-skew by design, short.
+ */
+class ZookeeperIdWorkerConfigTest {
+
+    private final String basePath = EmbeddedZookeeper.basePath();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withPropertyValues("idworker.lease.ttl=900ms", "idworker.lease.max-skew=50ms",
+                    "idworker.zookeeper.operation-timeout=200ms", "idworker.zookeeper.base-path=" + basePath);
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker(mode = CenterMode.ZOOKEEPER)
+    static class ZookeeperApp {
+    }
+
+    private ApplicationContextRunner zookeeper(String namespace) {
+        return runner.withUserConfiguration(ZookeeperApp.class).withPropertyValues(
+                "idworker.zookeeper.connect-string=" + EmbeddedZookeeper.connectString(),
+                "idworker.namespace=" + namespace);
+    }
+
+    @AfterEach
+    void deleteBasePath() throws Exception {
+        try (CuratorFramework client = client()) {
+            if (client.checkExists().forPath(basePath) != null) {
+                client.delete().deletingChildrenIfNeeded().forPath(basePath);
+            }
+        }
+    }
+
+    private static CuratorFramework client() throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.newClient(EmbeddedZookeeper.connectString(), 10_000, 5_000,
+                new RetryNTimes(3, 100));
+        client.start();
+        assertThat(client.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return client;
+    }
+
+    @Test
+    void defaultsRegisterAZookeeperManagerAndAStartedZookeeperIdWorker() {
+        String namespace = TestNames.namespace();
+        zookeeper(namespace).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasSingleBean(ZookeeperIdWorker.class);
+            assertThat(context.getBean("zookeeperIdWorker")).isInstanceOf(ZookeeperIdWorker.class);
+            ZookeeperSequenceManager manager = context.getBean("zookeeperSequenceManager", ZookeeperSequenceManager.class);
+            assertThat(manager.basePath()).isEqualTo(basePath);
+            assertThat(manager.operationTimeout()).isEqualTo(Duration.ofMillis(200));
+            assertThat(context).doesNotHaveBean("dbIdWorker").doesNotHaveBean("redisIdWorker");
+            // idworker's own client is no CuratorFramework bean: it cannot clash with the application's
+            assertThat(context).doesNotHaveBean(CuratorFramework.class);
+
+            ZookeeperIdWorker worker = context.getBean(ZookeeperIdWorker.class);
+            assertThat(worker.namespace()).isEqualTo(namespace);
+            long[] ids = worker.nextIds(5000);
+            assertThat(Arrays.stream(ids).distinct().count()).isEqualTo(5000);
+            assertThat(ids).isSorted();
+            assertThat(worker.decode(ids[4999]).workerId()).isEqualTo(worker.currentLease().workerId());
+
+            long before = worker.currentLease().highWaterMillis();
+            Thread.sleep(20);
+            worker.renew();
+            assertThat(worker.currentLease().highWaterMillis()).isGreaterThan(before);
+            try (CuratorFramework client = client()) {
+                String record = new String(client.getData().forPath(
+                        manager.slotPath(namespace, worker.currentLease().workerId())), StandardCharsets.UTF_8);
+                assertThat(record).contains("owner=" + worker.currentLease().owner());
+            }
+        });
+    }
+
+    @Test
+    void closingTheContextReturnsTheLeaseAndClosesIdworkersOwnClient() throws Exception {
+        String namespace = TestNames.namespace();
+        ApplicationContextRunner oneSlot = zookeeper(namespace).withPropertyValues("idworker.snowflake.worker-bits=1");
+        long[] last = new long[2];
+        CuratorFramework[] own = new CuratorFramework[1];
+        oneSlot.run(context -> {
+            assertThat(context).hasNotFailed();
+            AbstractIdWorker worker = context.getBean(ZookeeperIdWorker.class);
+            own[0] = context.getBean(ZookeeperSequenceManager.class).client();
+            last[0] = worker.nextIds(10)[9];
+            last[1] = worker.decode(last[0]).timestamp().toEpochMilli();
+            context.close();
+            assertThat(worker.currentLease()).isNull();
+        });
+        assertThat(own[0].getState().name()).isEqualTo("STOPPED");
+        try (CuratorFramework client = client()) {
+            ZookeeperSequenceManager paths = new ZookeeperSequenceManager(client, basePath, Duration.ofSeconds(5));
+            String record = new String(client.getData().forPath(paths.slotPath(namespace, 0)), StandardCharsets.UTF_8);
+            assertThat(record).contains("owner=\n").contains("hw=" + last[1] + "\n");
+            assertThat(client.checkExists().forPath(paths.livePath(namespace, 0))).isNull();
+        }
+        oneSlot.run(context -> {
+            assertThat(context).hasNotFailed();
+            ZookeeperIdWorker second = context.getBean(ZookeeperIdWorker.class);
+            assertThat(second.currentLease().workerId()).isZero();
+            assertThat(second.nextId()).isGreaterThan(last[0]);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker(mode = CenterMode.ZOOKEEPER)
+    static class AppWithItsOwnClient {
+
+        @Bean(destroyMethod = "close")
+        CuratorFramework applicationCurator() throws InterruptedException {
+            return client();
+        }
+    }
+
+    @Test
+    void theApplicationsCuratorFrameworkIsReusedAndLeftOpen() {
+        CuratorFramework[] used = new CuratorFramework[1];
+        // no connect string: the application's client is all it needs
+        runner.withUserConfiguration(AppWithItsOwnClient.class)
+                .withPropertyValues("idworker.namespace=" + TestNames.namespace())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    used[0] = context.getBean(CuratorFramework.class);
+                    assertThat(context.getBean(ZookeeperSequenceManager.class).client()).isSameAs(used[0]);
+                    assertThat(context.getBean(ZookeeperIdWorker.class).nextId()).isPositive();
+                    context.getBean(ZookeeperIdWorker.class).close();
+                    assertThat(used[0].getState().name()).as("idworker never closes the application's client")
+                            .isEqualTo("STARTED");
+                });
+    }
+
+    /** A real ZooKeeper centre that records what the worker asks of it. */
+    static class RecordingZookeeperSequenceManager extends ZookeeperSequenceManager {
+
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        RecordingZookeeperSequenceManager(CuratorFramework client, String basePath) {
+            super(client, basePath, Duration.ofSeconds(2));
+        }
+
+        @Override
+        public WorkerLease borrow(LeaseRequest request) {
+            calls.add("borrow");
+            return super.borrow(request);
+        }
+
+        @Override
+        public void giveBack(WorkerLease lease, long lastIssuedMillis) {
+            calls.add("giveBack");
+            super.giveBack(lease, lastIssuedMillis);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker(mode = CenterMode.ZOOKEEPER)
+    static class CustomManagerApp {
+
+        @Bean(destroyMethod = "close")
+        static CuratorFramework applicationCurator() throws InterruptedException {
+            return client();
+        }
+
+        @Bean
+        static RecordingZookeeperSequenceManager zookeeperSequenceManager(CuratorFramework client,
+                                                                           org.springframework.core.env.Environment env) {
+            return new RecordingZookeeperSequenceManager(client, env.getProperty("idworker.zookeeper.base-path") + "-custom");
+        }
+    }
+
+    @Test
+    void aUserBeanNamedZookeeperSequenceManagerReplacesTheDefault() {
+        RecordingZookeeperSequenceManager[] used = new RecordingZookeeperSequenceManager[1];
+        runner.withUserConfiguration(CustomManagerApp.class)
+                .withPropertyValues("idworker.namespace=" + TestNames.namespace())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(ZookeeperSequenceManager.class);
+                    used[0] = context.getBean(RecordingZookeeperSequenceManager.class);
+                    assertThat(context.getBean("zookeeperSequenceManager")).isSameAs(used[0]);
+                    assertThat(context.getBean(ZookeeperIdWorker.class).nextId()).isPositive();
+                    assertThat(used[0].basePath()).isEqualTo(basePath + "-custom");
+                });
+        assertThat(used[0].calls).containsExactly("borrow", "giveBack");
+        try (CuratorFramework client = client()) {
+            client.delete().deletingChildrenIfNeeded().forPath(basePath + "-custom");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void withoutAConnectStringOrAClientStartupFailsNamingTheProperty() {
+        runner.withUserConfiguration(ZookeeperApp.class)
+                .withPropertyValues("idworker.namespace=" + TestNames.namespace())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.zookeeper.connect-string");
+                    assertThat(cause.getMessage()).contains("CuratorFramework").contains("zookeeperSequenceManager");
+                    assertThat(StartupFailures.analysis(context.getStartupFailure()).getAction())
+                            .contains("idworker.zookeeper.connect-string");
+                });
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "idworker.zookeeper.base-path|idworker          |idworker.zookeeper.base-path     |absolute znode path",
+            "idworker.zookeeper.base-path|/idworker/        |idworker.zookeeper.base-path     |absolute znode path",
+            "idworker.zookeeper.base-path|/                 |idworker.zookeeper.base-path     |root",
+            "idworker.zookeeper.operation-timeout|5s        |idworker.zookeeper.operation-timeout|shorter than idworker.lease.heartbeat-interval",
+            "idworker.zookeeper.operation-timeout|0s        |idworker.zookeeper.operation-timeout|positive duration",
+            "idworker.zookeeper.session-timeout|-1s         |idworker.zookeeper.session-timeout|positive duration",
+            "idworker.zookeeper.connection-timeout|0ms      |idworker.zookeeper.connection-timeout|positive duration",
+            "idworker.zookeeper.retry.max-retries|-1        |idworker.zookeeper.retry.max-retries|0 to 29",
+            "idworker.zookeeper.retry.base-sleep|0ms        |idworker.zookeeper.retry.base-sleep|positive duration"})
+    void badSettingsFailTheStartupNamingThePropertyAndWhatIsAllowed(String property, String value, String named,
+                                                                  String allowed) {
+        zookeeper(TestNames.namespace()).withPropertyValues(property + "=" + value.strip()).run(context -> {
+            assertThat(context).hasFailed();
+            IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                    IdWorkerConfigurationException.class);
+            assertThat(cause.getProperty()).isEqualTo(named.strip());
+            assertThat(cause.getMessage()).contains(allowed.strip());
+        });
+    }
+
+    @Test
+    void zookeeperModeWithoutCuratorOnTheClassPathFailsNamingTheDependency() {
+        new ApplicationContextRunner().withClassLoader(new FilteredClassLoader("org.apache.curator"))
+                .withUserConfiguration(ZookeeperApp.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getMessage()).contains("io.github.idworker:idworker-zookeeper")
+                            .contains("CenterMode.ZOOKEEPER");
+                    assertThat(StartupFailures.analysis(context.getStartupFailure()).getAction())
+                            .contains("CenterMode");
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker
+    static class DbApp {
+    }
+
+    @Test
+    void theOtherModesNeedNeitherCuratorNorTheZookeeperModule() {
+        new ApplicationContextRunner()
+                .withClassLoader(new FilteredClassLoader("org.apache.curator", "org.apache.zookeeper",
+                        "io.github.idworker.lease.zookeeper", "io.github.idworker.snowflake.zookeeper"))
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+                .withUserConfiguration(DbApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(),
+                        "idworker.namespace=" + TestNames.namespace(), "idworker.zookeeper.connect-string=ignored:2181")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(DBIdWorker.class).nextId()).isPositive();
+                    assertThat(context).doesNotHaveBean("zookeeperIdWorker");
+                });
+    }
+}

@@ -1,0 +1,205 @@
+package io.github.idworker.lease.zookeeper;
+
+import io.github.idworker.test.lease.SequenceManagerStore;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ZooKeeper centre seen by the contract kit, over a real server. Every store works under a base path of its
+ * own and deletes it on close. Managers reach the servers through {@link PausableProxy} relays, each with a Curator
+ * client (so a session) of its own, as separate processes would; the inspection hooks use a direct client of
+ * their own and read and write the znodes themselves.
+ *
+ * <p>{@link #stall} pauses the proxies (one per ensemble member): every manager call waits for an answer that does not come, until the
+ * call timeout or the client's connection timeout ends it. It stalls every manager of the store, not only calls
+ * touching the slot.
+ */
+final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
+
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+    static final int SESSION_TIMEOUT_MS = 6_000;
+    static final int CONNECTION_TIMEOUT_MS = 3_000;
+
+    private final String connectString;
+    /** One relay per ensemble member; managers connect through all of them. */
+    private final List<PausableProxy> proxies = new ArrayList<>();
+    private final String proxiedConnectString;
+    private final String basePath = "/idworker-test-" + UUID.randomUUID().toString().substring(0, 8);
+    private final CuratorFramework inspector;
+    private final ZookeeperSequenceManager paths;
+    private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
+
+    ZookeeperSequenceManagerStore(String connectString) throws Exception {
+        this.connectString = connectString;
+        List<String> relayed = new ArrayList<>();
+        for (String member : connectString.split(",")) {
+            PausableProxy proxy = new PausableProxy(Integer.parseInt(member.substring(member.lastIndexOf(':') + 1)));
+            proxies.add(proxy);
+            relayed.add(proxy.connectString());
+        }
+        this.proxiedConnectString = String.join(",", relayed);
+        this.inspector = client(connectString);
+        this.paths = new ZookeeperSequenceManager(inspector, basePath, CALL_TIMEOUT);
+    }
+
+    /** A started Curator client with the tests' session and connection timeouts. */
+    static CuratorFramework client(String connectString) {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(connectString)
+                .sessionTimeoutMs(SESSION_TIMEOUT_MS)
+                .connectionTimeoutMs(CONNECTION_TIMEOUT_MS)
+                .retryPolicy(new RetryNTimes(3, 100))
+                .build();
+        client.start();
+        return client;
+    }
+
+    String basePath() {
+        return basePath;
+    }
+
+    /** The paths of the centre under test. */
+    ZookeeperSequenceManager paths() {
+        return paths;
+    }
+
+    /** A client through the proxy that the store closes; for managers the test builds itself. */
+    CuratorFramework newClient() {
+        CuratorFramework client = client(proxiedConnectString);
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public ZookeeperSequenceManager newManager() {
+        return new ZookeeperSequenceManager(newClient(), basePath, CALL_TIMEOUT);
+    }
+
+    /** The stored record of a slot, or {@code null}. */
+    SlotRecord slotRecord(String namespace, int workerId) {
+        try {
+            return SlotRecord.parse(inspector.getData().forPath(paths.slotPath(namespace, workerId)));
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether the holder's ephemeral node of a slot exists. */
+    boolean liveNodeExists(String namespace, int workerId) {
+        try {
+            return inspector.checkExists().forPath(paths.livePath(namespace, workerId)) != null;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Rewrites the slot's record with a ttl of -1 ms: the lease ended just before this write, by the centre's clock. */
+    @Override
+    public void expireLease(String namespace, int workerId) {
+        String path = paths.slotPath(namespace, workerId);
+        try {
+            Stat stat = new Stat();
+            SlotRecord r = SlotRecord.parse(inspector.getData().storingStatIn(stat).forPath(path));
+            if (r != null) {
+                inspector.setData().withVersion(stat.getVersion()).forPath(path, new SlotRecord(r.highWater(), -1,
+                        r.owner(), r.session(), r.host(), r.pid(), r.started(), r.repaired(), r.incarnation()).encode());
+            }
+        } catch (KeeperException.NoNodeException e) {
+            // nothing to expire
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public long storedHighWater(String namespace, int workerId) {
+        SlotRecord r = slotRecord(namespace, workerId);
+        return r == null ? -1 : r.highWater();
+    }
+
+    @Override
+    public String storedOwner(String namespace, int workerId) {
+        SlotRecord r = slotRecord(namespace, workerId);
+        return r == null || r.free() ? null : r.owner();
+    }
+
+    /** Deletes the slot's persistent znode only; its ephemeral node, if any, stays. */
+    @Override
+    public void deleteSlotRecord(String namespace, int workerId) {
+        try {
+            inspector.delete().forPath(paths.slotPath(namespace, workerId));
+        } catch (KeeperException.NoNodeException e) {
+            // gone already
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public AutoCloseable stall(String namespace, int workerId) {
+        proxies.forEach(PausableProxy::pause);
+        return () -> proxies.forEach(PausableProxy::resume);
+    }
+
+    /**
+     * Ends the ZooKeeper session of {@code client} on the server, as its expiry would: a second handle joins the
+     * session and closes it, so the server deletes the session's ephemeral nodes. The client learns of it only
+     * when it next talks to the server.
+     */
+    void expireSession(CuratorFramework client) throws Exception {
+        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
+            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        }, zk.getSessionId(), zk.getSessionPasswd());
+        try {
+            if (!connected.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("could not join session 0x" + Long.toHexString(zk.getSessionId()));
+            }
+        } finally {
+            twin.close();
+        }
+    }
+
+    @Override
+    public void deleteNamespace(String namespace) {
+        deleteTree(paths.namespacePath(namespace));
+    }
+
+    private void deleteTree(String path) {
+        try {
+            inspector.delete().deletingChildrenIfNeeded().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            // gone already
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        proxies.forEach(PausableProxy::resume);
+        clients.forEach(CuratorFramework::close);
+        deleteTree(basePath);
+        inspector.close();
+        proxies.forEach(PausableProxy::close);
+    }
+}
