@@ -139,6 +139,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         final String context;
         volatile PoolEntity entity;
         final AtomicBoolean checking = new AtomicBoolean();
+        /** A check was asked for since the running one (if any) began; the thread that checks runs one more. */
+        final AtomicBoolean checkWanted = new AtomicBoolean();
         final AtomicBoolean kickQueued = new AtomicBoolean();
         volatile ScheduledFuture<?> next;
         volatile boolean removed;
@@ -400,6 +402,9 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             return check(pool);
         } finally {
             pool.checking.set(false);
+            if (pool.checkWanted.get()) {
+                kick(pool); // asked for while this check ran: not answered by it
+            }
         }
     }
 
@@ -513,16 +518,29 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     }
 
     /**
-     * Runs one check unless another thread of this node is checking the pool (checks of one pool never overlap
-     * here; across nodes the refill lock keeps them apart).
+     * Runs a check, or, when another thread of this node is checking the pool, has that thread check once more
+     * when it is done: the running check may have read the level before the take that asked for this one, so
+     * dropping the request would leave the pool low until the next periodic check (an hour, if so configured).
+     * Checks of one pool never overlap here; across nodes the refill lock keeps them apart.
      */
     private void checkUnlessChecking(Pool pool) {
-        if (pool.checking.compareAndSet(false, true)) {
+        pool.checkWanted.set(true);
+        RuntimeException failure = null;
+        // whoever clears 'checking' looks at 'checkWanted' afterwards, so a request set while a check runs is
+        // either seen by that thread or finds 'checking' free itself
+        while (pool.checkWanted.get() && pool.checking.compareAndSet(false, true)) {
             try {
+                pool.checkWanted.set(false);
                 check(pool);
+                failure = null;
+            } catch (RuntimeException e) {
+                failure = e;
             } finally {
                 pool.checking.set(false);
             }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -333,6 +333,44 @@ abstract class AbstractRedisIdPoolsTest {
     }
 
     @Test
+    void aRefusedTakeWhileACheckIsRunningIsAnsweredByAnotherCheckAfterIt() throws Exception {
+        // one check an hour: only refused takes ask for refills
+        PoolEntity entity = harness.entity(b -> b.maxPerRequest(1500).maxPerSecond(100_000).maxPoolSize(1500L)
+                .thresholdPercent(50).step(500).checkInterval(Duration.ofHours(1)));
+        AtomicBoolean armed = new AtomicBoolean();
+        CountDownLatch stalled = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RedisIdPools node = harness.newNode(PoolRedisHarness.options().build(), direct -> (script, keys, args) -> {
+            List<Object> reply = direct.execute(script, keys, args);
+            if (script.name().equals("pool-inspect") && Thread.currentThread().getName().startsWith("idworker-pool-")
+                    && armed.compareAndSet(true, false)) {
+                // the check has read the level and decides on it, whatever the takes do meanwhile
+                stalled.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return reply;
+        });
+        node.register(entity);
+        awaitLevel(node, entity.key(), 1500);
+        assertThat(node.take(entity.key(), 500)).hasSize(500); // 1 000 left, above the threshold of 750
+        armed.set(true);
+        // a take larger than the pool is refused and asks for a check, which reads 1 000 and stalls
+        assertThatThrownBy(() -> node.take(entity.key(), 1001)).isInstanceOf(PoolEmptyException.class);
+        assertThat(stalled.await(10, TimeUnit.SECONDS)).as("a check read the level").isTrue();
+        // while it stalls the pool falls below its threshold, and a refused take asks again
+        assertThat(node.take(entity.key(), 500)).hasSize(500);
+        assertThatThrownBy(() -> node.take(entity.key(), 501)).isInstanceOf(PoolEmptyException.class);
+        release.countDown();
+        // the stalled check saw 1 000 and refills nothing: the second request must not have been dropped
+        awaitLevel(node, entity.key(), entity.thresholdLevel());
+        assertThat(node.take(entity.key(), 501)).hasSize(501);
+    }
+
+    @Test
     void oversizedTakesAndUnknownEntitiesAreRefusedNamingTheLimit() {
         PoolEntity entity = harness.entity(b -> b.maxPerRequest(10).maxPerSecond(1000).step(100));
         RedisIdPools node = harness.newNode();
