@@ -118,6 +118,20 @@ final class ZkCall {
         };
     }
 
+    /**
+     * Decides what a failed step means for a retrying loop: throws when {@code e} is no connection or session
+     * failure, or when the deadline has passed; otherwise waits a little so the caller can try the step again.
+     */
+    void retryAfter(KeeperException e) {
+        if (!transientFailure(e)) {
+            throw failed(e);
+        }
+        if (expired()) {
+            throw timedOut(e.getMessage());
+        }
+        pause(50);
+    }
+
     CenterUnavailableException timedOut(String reason) {
         return new CenterUnavailableException("ZooKeeper centre could not " + what + " within " + timeout.toMillis()
                 + " ms: " + reason, null);

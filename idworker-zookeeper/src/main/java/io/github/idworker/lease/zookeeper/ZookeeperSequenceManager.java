@@ -286,13 +286,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                     return lease;
                 }
             } catch (KeeperException e) {
-                if (!ZkCall.transientFailure(e)) {
-                    throw call.failed(e);
-                }
-                if (call.expired()) {
-                    throw call.timedOut(e.getMessage());
-                }
-                call.pause(50);
+                call.retryAfter(e);
                 continue;
             }
             if (call.expired()) {
@@ -660,13 +654,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                     throw call.failed(KeeperException.create(outcome.code(), path));
                 }
             } catch (KeeperException e) {
-                if (!ZkCall.transientFailure(e)) {
-                    throw call.failed(e);
-                }
-                if (call.expired()) {
-                    throw call.timedOut(e.getMessage());
-                }
-                call.pause(50);
+                call.retryAfter(e);
                 continue;
             }
             if (call.expired()) {
@@ -715,13 +703,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                     throw call.failed(KeeperException.create(outcome.code(), path));
                 }
             } catch (KeeperException e) {
-                if (!ZkCall.transientFailure(e)) {
-                    throw call.failed(e);
-                }
-                if (call.expired()) {
-                    throw call.timedOut(e.getMessage());
-                }
-                call.pause(50);
+                call.retryAfter(e);
                 continue;
             }
             if (call.expired()) {
