@@ -620,7 +620,8 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** What this node remembers about the sequence; reads memory only. */
     public SequenceStatus status() {
-        return new SequenceStatus(bizTag, rangeKey, lastIssued, lastRange, issued.sum(), refills.sum(),
+        return new SequenceStatus(bizTag, rangeKey, lastIssued, lastRange, issued.sum(), scriptCalls.sum(),
+                coalescedCalls(), installedAhead.sum(), refills.sum(),
                 refillNanos.sum(), discardedRanges.sum(), waitedCalls.sum(), lastFailure.failing(),
                 lastFailure.failure(), lastFailure.at());
     }

@@ -14,6 +14,11 @@ import java.time.Instant;
  * @param lastIssued the last number this node received, or -1 before the first
  * @param lastRange the last range this node installed in Redis, or {@code null}
  * @param issued numbers this node received
+ * @param scriptCalls {@code segment-next} script calls this node made, including those that found the range
+ *        missing or used up; fewer than the calls it served when concurrent calls were combined
+ * @param coalescedCalls calls served by a script call shared with at least one other call of this node
+ * @param installedAhead ranges this node installed in Redis ahead of the current one (a caller found the next
+ *        range ready instead of waiting for the database)
  * @param refills refills this node ran under the lock (installed or discarded)
  * @param refillNanos time those refills took, allocation and install, in nanoseconds
  * @param discardedRanges ranges this node allocated but could not install (gaps)
@@ -23,6 +28,6 @@ import java.time.Instant;
  * @param lastFailureAt when it happened, or {@code null}
  */
 public record SequenceStatus(String tag, String rangeKey, long lastIssued, Segment lastRange, long issued,
-                             long refills, long refillNanos, long discardedRanges, long waits, boolean failing,
+                             long scriptCalls, long coalescedCalls, long installedAhead, long refills, long refillNanos, long discardedRanges, long waits, boolean failing,
                              String lastFailure, Instant lastFailureAt) {
 }

@@ -222,6 +222,12 @@ public class IdWorkerMeters implements AutoCloseable {
                 + "refill", tags, g, x -> x.status().waits());
         counter("idworker.sequence.discarded.ranges", "Ranges allocated but not installed (gaps)", tags, g,
                 x -> x.status().discardedRanges());
+        counter("idworker.sequence.script.calls", "segment-next script calls made by this node; combined calls share one",
+                tags, g, x -> x.status().scriptCalls());
+        counter("idworker.sequence.coalesced.calls", "Calls served by a script call shared with another call",
+                tags, g, x -> x.status().coalescedCalls());
+        counter("idworker.sequence.installed.ahead", "Ranges installed in Redis ahead of the current one", tags, g,
+                x -> x.status().installedAhead());
     }
 
     private void bindSerialRule(RuleReader r) {

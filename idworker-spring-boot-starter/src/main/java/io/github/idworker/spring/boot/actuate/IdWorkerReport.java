@@ -80,6 +80,9 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastIssued the last number this node received, -1 before the first
      * @param lastRange the last range this node installed, or {@code null}
      * @param issued numbers this node received
+     * @param scriptCalls {@code segment-next} script calls this node made (combined calls share one)
+     * @param coalescedCalls calls served by a script call shared with another call of this node
+     * @param installedAhead ranges this node installed ahead of the current one
      * @param refills refills this node ran
      * @param refillMillis time they took, in all
      * @param discardedRanges ranges this node allocated but could not install (gaps)
@@ -88,7 +91,8 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure the last failure, or {@code null}
      * @param lastFailureAt when it happened, or {@code null}
      */
-    public record Sequence(String tag, String rangeKey, long lastIssued, Range lastRange, long issued, long refills,
+    public record Sequence(String tag, String rangeKey, long lastIssued, Range lastRange, long issued,
+                           long scriptCalls, long coalescedCalls, long installedAhead, long refills,
                            long refillMillis, long discardedRanges, long waits, boolean failing, String lastFailure,
                            String lastFailureAt) {
     }

@@ -89,7 +89,7 @@ public class IdWorkerReporter {
             Segment r = s.lastRange();
             out.add(new IdWorkerReport.Sequence(s.tag(), s.rangeKey(), s.lastIssued(),
                     r == null ? null : new IdWorkerReport.Range(r.firstId(), r.lastId(), null), s.issued(),
-                    s.refills(), millis(s.refillNanos()), s.discardedRanges(), s.waits(), s.failing(),
+                    s.scriptCalls(), s.coalescedCalls(), s.installedAhead(), s.refills(), millis(s.refillNanos()), s.discardedRanges(), s.waits(), s.failing(),
                     s.lastFailure(), text(s.lastFailureAt())));
         }
         return out;

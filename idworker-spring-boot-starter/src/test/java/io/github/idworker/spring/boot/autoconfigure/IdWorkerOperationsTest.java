@@ -156,6 +156,14 @@ class IdWorkerOperationsTest {
             assertThat(registry.get("idworker.segment.remaining").tag("tag", segmentTag).gauge().value()).isPositive();
             assertThat(registry.get("idworker.sequence.refills").tag("tag", sequenceTag).functionTimer().count())
                     .isEqualTo(1);
+            // nextIds(tag, 2) on a new tag: one call finds no range, one more under the refill lock before the
+            // refill (another node may have refilled meanwhile), the third takes 2 from the range installed
+            assertThat(registry.get("idworker.sequence.script.calls").tag("tag", sequenceTag).functionCounter().count())
+                    .isEqualTo(3);
+            assertThat(registry.get("idworker.sequence.coalesced.calls").tag("tag", sequenceTag).functionCounter()
+                    .count()).isZero();
+            assertThat(registry.get("idworker.sequence.installed.ahead").tag("tag", sequenceTag).functionCounter()
+                    .count()).isZero();
             assertThat(registry.get("idworker.serial.stock").tag("rule", rule).gauge().value()).isPositive();
             assertThat(registry.get("idworker.pool.level").tag("entity", entity).gauge().value()).isPositive();
             assertThat(registry.get("idworker.pool.refusals").tags("entity", entity, "reason", "empty")
@@ -196,6 +204,10 @@ class IdWorkerOperationsTest {
                 assertThat(q.tag()).isEqualTo(sequenceTag);
                 assertThat(q.lastIssued()).isEqualTo(5002);
                 assertThat(q.lastRange().start()).isEqualTo(5001);
+                assertThat(q.issued()).isEqualTo(2);
+                assertThat(q.scriptCalls()).isEqualTo(3); // missing, again under the lock, then served
+                assertThat(q.coalescedCalls()).isZero();
+                assertThat(q.installedAhead()).isZero();
                 assertThat(q.failing()).isFalse();
             });
             assertThat(report.serialRules()).singleElement().satisfies(r -> {
