@@ -437,10 +437,20 @@ public abstract class AbstractSequenceManagerContractTest {
             while (w.leaseSwitchCount() < wantedSwitches && System.nanoTime() < deadline) {
                 Thread.sleep(50);
                 long before = w.leaseSwitchCount();
+                WorkerLease left = w.currentLease();
                 clock.step(-50);
                 long stepDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (w.leaseSwitchCount() == before && System.nanoTime() < stepDeadline) {
                     LockSupport.parkNanos(200_000);
+                }
+                // A step only switches when the keeper acts on it within ~20 ms, before the clock has caught up;
+                // after a switch the keeper is busy returning the worker id it left (a ZooKeeper server in this
+                // JVM needs 50-170 ms for it beside 16 issuing threads on two cores). Step again once it is done.
+                long returnDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (w.leaseSwitchCount() != before && left != null
+                        && left.owner().equals(store.storedOwner(ns, left.workerId()))
+                        && System.nanoTime() < returnDeadline) {
+                    LockSupport.parkNanos(1_000_000);
                 }
             }
         } finally {
