@@ -398,14 +398,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             Thread.onSpinWait();
             Thread.yield();
         }
-        try {
-            return check(pool);
-        } finally {
-            pool.checking.set(false);
-            if (pool.checkWanted.get()) {
-                kick(pool); // asked for while this check ran: not answered by it
-            }
-        }
+        return checkHeld(pool);
     }
 
     /**
@@ -421,7 +414,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         while (!pool.verified) {
             // one thread checks; the others wait for its outcome instead of queueing checks of their own
             try {
-                checkUnlessChecking(pool);
+                checkUnlessChecking(pool, false);
             } catch (IdWorkerConfigurationException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -518,35 +511,43 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     }
 
     /**
-     * Runs a check, or, when another thread of this node is checking the pool, has that thread check once more
-     * when it is done: the running check may have read the level before the take that asked for this one, so
-     * dropping the request would leave the pool low until the next periodic check (an hour, if so configured).
-     * Checks of one pool never overlap here; across nodes the refill lock keeps them apart.
+     * Runs a check unless another thread of this node is checking the pool (checks of one pool never overlap
+     * here; across nodes the refill lock keeps them apart). With {@code followUp} (a refused take asked) the
+     * request is not dropped when a check runs: that check may have read the level before the take, so one more
+     * check is queued on the scheduler once it ends. A thread never loops here: each request costs one check.
      */
-    private void checkUnlessChecking(Pool pool) {
-        pool.checkWanted.set(true);
-        RuntimeException failure = null;
-        // whoever clears 'checking' looks at 'checkWanted' afterwards, so a request set while a check runs is
-        // either seen by that thread or finds 'checking' free itself
-        while (pool.checkWanted.get() && pool.checking.compareAndSet(false, true)) {
-            try {
-                pool.checkWanted.set(false);
-                check(pool);
-                failure = null;
-            } catch (RuntimeException e) {
-                failure = e;
-            } finally {
-                pool.checking.set(false);
+    private void checkUnlessChecking(Pool pool, boolean followUp) {
+        if (pool.checking.compareAndSet(false, true)) {
+            checkHeld(pool);
+            return;
+        }
+        if (followUp) {
+            pool.checkWanted.set(true);
+            // whoever frees 'checking' reads 'checkWanted' afterwards: either that thread saw the request, or
+            // 'checking' is free by now and the request is queued here
+            if (!pool.checking.get()) {
+                kick(pool);
             }
         }
-        if (failure != null) {
-            throw failure;
+    }
+
+    /** One check with {@code checking} held by the caller; frees it and queues a check asked for meanwhile. */
+    private boolean checkHeld(Pool pool) {
+        pool.checkWanted.set(false); // this check answers every request made before it began
+        try {
+            return check(pool);
+        } finally {
+            pool.checking.set(false);
+            if (pool.checkWanted.get()) {
+                kick(pool);
+            }
         }
     }
 
     private void periodicCheck(Pool pool) {
         try {
-            checkUnlessChecking(pool);
+            // a check running already does what this one would
+            checkUnlessChecking(pool, false);
         } catch (RuntimeException e) {
             warnUnlessClosed("Refill check of ID pool '" + pool.key + "' failed", e);
         } finally {
@@ -563,7 +564,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             scheduler.execute(() -> {
                 pool.kickQueued.set(false);
                 try {
-                    checkUnlessChecking(pool);
+                    checkUnlessChecking(pool, true);
                 } catch (RuntimeException e) {
                     warnUnlessClosed("Refill of ID pool '" + pool.key + "' after a refused take failed", e);
                 }
