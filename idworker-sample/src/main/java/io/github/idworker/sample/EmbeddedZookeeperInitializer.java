@@ -12,6 +12,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.Profiles;
 import org.springframework.util.StringUtils;
 
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -37,6 +38,11 @@ public class EmbeddedZookeeperInitializer implements ApplicationContextInitializ
         ConfigurableEnvironment environment = context.getEnvironment();
         if (!environment.acceptsProfiles(Profiles.of("zookeeper"))
                 || StringUtils.hasText(environment.getProperty(CONNECT_STRING_PROPERTY))) {
+            return;
+        }
+        if (Arrays.stream(environment.getActiveProfiles()).anyMatch(profile -> !profile.equals("zookeeper"))) {
+            // beside a profile of your own (say "prod"), a private server would hand worker id 0 to every
+            // instance: leave the connect string missing so the starter fails naming it
             return;
         }
         TestingServer server;
