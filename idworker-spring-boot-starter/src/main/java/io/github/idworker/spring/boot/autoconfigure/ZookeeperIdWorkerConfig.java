@@ -100,8 +100,9 @@ public class ZookeeperIdWorkerConfig {
     }
 
     private static Duration positive(Duration value, String property) {
-        if (value == null || value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
-            throw new IdWorkerConfigurationException(PREFIX + property, "must be a positive duration of at most "
+        // ZooKeeper and Curator take whole milliseconds: 500us would become 0
+        if (value == null || value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
+            throw new IdWorkerConfigurationException(PREFIX + property, "must be a positive duration from 1 ms to "
                     + Integer.MAX_VALUE + " ms, such as 5s, was " + value);
         }
         return value;

@@ -245,6 +245,7 @@ class ZookeeperIdWorkerConfigTest {
             "idworker.zookeeper.operation-timeout|0s        |idworker.zookeeper.operation-timeout|positive duration",
             "idworker.zookeeper.session-timeout|-1s         |idworker.zookeeper.session-timeout|positive duration",
             "idworker.zookeeper.connection-timeout|0ms      |idworker.zookeeper.connection-timeout|positive duration",
+            "idworker.zookeeper.session-timeout|500us       |idworker.zookeeper.session-timeout|positive duration",
             "idworker.zookeeper.retry.max-retries|-1        |idworker.zookeeper.retry.max-retries|0 to 29",
             "idworker.zookeeper.retry.base-sleep|0ms        |idworker.zookeeper.retry.base-sleep|positive duration"})
     void badSettingsFailTheStartupNamingThePropertyAndWhatIsAllowed(String property, String value, String named,
