@@ -155,20 +155,6 @@ final class ZkCall {
         return await(f);
     }
 
-    /** The children of {@code path}, or {@code null} when it does not exist. */
-    List<String> children(ZooKeeper zk, String path) throws KeeperException {
-        beforeSend();
-        CompletableFuture<List<String>> f = new CompletableFuture<>();
-        zk.getChildren(path, false, (rc, p, ctx, names) -> {
-            if (rc == Code.NONODE.intValue()) {
-                f.complete(null);
-            } else {
-                settle(f, rc, p, names);
-            }
-        }, null);
-        return await(f);
-    }
-
     /** Writes {@code data} at {@code path} if its version is {@code version} ({@code -1}: any); the new stat. */
     Stat set(ZooKeeper zk, String path, byte[] data, int version) throws KeeperException {
         return await(setAsync(zk, path, data, version));

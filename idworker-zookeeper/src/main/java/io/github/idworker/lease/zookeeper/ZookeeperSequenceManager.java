@@ -412,6 +412,8 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         TreeMap<Integer, Stat> lost = new TreeMap<>();
         for (int slot = 0; slot < known; slot++) {
             OpResult result = results.get(slot);
+            // a missing record is a loss to repair; any other error (NOAUTH under a hand-set ACL) is the caller's
+            refuseUnlessMissing(call, result, slotPath(ns, slot));
             SlotRecord slotRecord = null;
             Stat stat = null;
             if (result instanceof OpResult.GetDataResult data) {
@@ -678,8 +680,9 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                 ZooKeeper zk = call.connected();
                 ZkCall.Node node = call.get(zk, path);
                 SlotRecord record = node == null ? null : SlotRecord.parse(node.data());
-                if (record == null || !record.owner().equals(lease.owner()) || record.incarnation().isEmpty()) {
-                    return;
+                if (record == null || !record.owner().equals(lease.owner()) || record.incarnation().isEmpty()
+                        || !record.session().equals(lease.generation())) {
+                    return; // not this lease's record: a stale lease must not free, or lower, a newer one
                 }
                 List<Op> ops = new ArrayList<>(3);
                 ops.add(Op.setData(path, record.returned(lastIssuedMillis).encode(), node.stat().getVersion()));
