@@ -31,6 +31,20 @@ abstract class AbstractZookeeperFaultInjectionTest extends AbstractFaultInjectio
     /** The ensemble the worker processes connect to. */
     protected abstract String connectString();
 
+    /**
+     * The servers run in the test JVM, so every build can afford the real-services volume: at least two million
+     * ids a run from four or more processes.
+     */
+    @Override
+    protected int rate() {
+        return 100_000;
+    }
+
+    @Override
+    protected long minTotalIds() {
+        return 2_000_000;
+    }
+
     @Override
     protected String mainClass() {
         return ZookeeperWorkerProcessMain.class.getName();

@@ -54,16 +54,6 @@ class ZookeeperEnsembleFaultInjectionTest extends AbstractZookeeperFaultInjectio
         return cluster.getConnectString();
     }
 
-    @Override
-    protected int rate() {
-        return 100_000;
-    }
-
-    @Override
-    protected long minTotalIds() {
-        return 2_000_000;
-    }
-
     /**
      * The leader dies while four workers issue. Until the followers elect a new one no write succeeds, so no
      * renewal does: the workers issue on within the high-water they stored and fence themselves only if the

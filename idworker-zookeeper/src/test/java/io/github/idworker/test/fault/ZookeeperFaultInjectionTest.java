@@ -40,16 +40,6 @@ class ZookeeperFaultInjectionTest extends AbstractZookeeperFaultInjectionTest {
         return server.getConnectString();
     }
 
-    @Override
-    protected int rate() {
-        return 100_000;
-    }
-
-    @Override
-    protected long minTotalIds() {
-        return 2_000_000;
-    }
-
     /**
      * The server stops for a second (less than the ttl and the session timeout) and comes back with its data:
      * the workers issue on within their high-water, keep their sessions and worker ids, and renew again.
