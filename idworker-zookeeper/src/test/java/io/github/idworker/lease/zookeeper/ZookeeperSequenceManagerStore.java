@@ -92,7 +92,9 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
     /** The stored record of a slot, or {@code null}. */
     SlotRecord slotRecord(String namespace, int workerId) {
         try {
-            return SlotRecord.parse(inspector.getData().forPath(paths.slotPath(namespace, workerId)));
+            String path = paths.slotPath(namespace, workerId);
+            syncWithLeader(path);
+            return SlotRecord.parse(inspector.getData().forPath(path));
         } catch (KeeperException.NoNodeException e) {
             return null;
         } catch (Exception e) {
@@ -201,5 +203,17 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
         deleteTree(basePath);
         inspector.close();
         proxies.forEach(PausableProxy::close);
+    }
+
+    /**
+     * On an ensemble the inspector may read from a follower that has not yet applied what a manager's client
+     * committed through another server a moment ago; a sync first makes its next read see the leader's state.
+     */
+    private void syncWithLeader(String path) throws Exception {
+        CountDownLatch synced = new CountDownLatch(1);
+        inspector.getZookeeperClient().getZooKeeper().sync(path, (rc, p, ctx) -> synced.countDown(), null);
+        if (!synced.await(5, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("ZooKeeper did not sync " + path + " within 5 s");
+        }
     }
 }
