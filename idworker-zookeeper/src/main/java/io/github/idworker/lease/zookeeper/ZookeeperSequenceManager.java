@@ -21,6 +21,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -205,6 +206,31 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         if (operationTimeout.toMillis() < 1) {
             throw new IllegalArgumentException("operationTimeout must be at least 1 ms, was " + operationTimeout);
         }
+    }
+
+    /**
+     * An {@link ACLProvider} that gives every znode the same ACLs, e.g.
+     * {@code sameAclEverywhere(ZooDefs.Ids.CREATOR_ALL_ACL)} for creator-only znodes (every worker of a namespace
+     * must then authenticate as that one identity).
+     *
+     * @throws IllegalArgumentException when {@code acls} is empty: ZooKeeper refuses a znode without an ACL
+     */
+    public static ACLProvider sameAclEverywhere(List<ACL> acls) {
+        List<ACL> fixed = List.copyOf(Objects.requireNonNull(acls, "acls"));
+        if (fixed.isEmpty()) {
+            throw new IllegalArgumentException("acls must name at least one ACL: ZooKeeper refuses a znode without one");
+        }
+        return new ACLProvider() {
+            @Override
+            public List<ACL> getDefaultAcl() {
+                return fixed;
+            }
+
+            @Override
+            public List<ACL> getAclForPath(String path) {
+                return fixed;
+            }
+        };
     }
 
     public String basePath() {

@@ -6,6 +6,8 @@ import io.github.idworker.lease.zookeeper.ZookeeperSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.zookeeper.ZookeeperIdWorker;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.imps.DefaultACLProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -23,7 +25,9 @@ import java.time.Duration;
  * {@link ZookeeperIdWorker} named {@code zookeeperIdWorker} that leases its worker id from whichever bean carries
  * that name. The manager talks through the application's {@link CuratorFramework} when it has exactly one (it is
  * the application's to start and close); otherwise through a client of idworker's own, built from
- * {@code idworker.zookeeper.*} only then, started at once and closed with the context.
+ * {@code idworker.zookeeper.*} only then, started at once and closed with the context. The znodes it creates get
+ * the ACLs of the application's {@link ACLProvider} bean when it has exactly one (Curator does not expose the one a
+ * client was built with), otherwise Curator's default (open); authentication is the client's.
  *
  * <p>Steps at startup: bind {@code idworker.*}; check the ZooKeeper settings (each names its property when it is
  * wrong); build and validate the worker's options; borrow a worker id (the first borrow of a namespace new to the
@@ -48,6 +52,7 @@ public class ZookeeperIdWorkerConfig {
     @Bean(name = SEQUENCE_MANAGER_BEAN)
     @ConditionalOnMissingBean(name = SEQUENCE_MANAGER_BEAN)
     public ZookeeperSequenceManager zookeeperSequenceManager(ObjectProvider<CuratorFramework> applicationClients,
+                                                             ObjectProvider<ACLProvider> aclProviders,
                                                              @Qualifier(OWN_CLIENT_BEAN) ObjectProvider<IdWorkerZookeeperClient> ownClient,
                                                              IdWorkerProperties properties, Environment environment) {
         IdWorkerProperties.Zookeeper zookeeper = properties.getZookeeper();
@@ -60,7 +65,8 @@ public class ZookeeperIdWorkerConfig {
                     + operationTimeout);
         }
         CuratorFramework client = applicationClients.getIfUnique(() -> ownClient.getObject().client());
-        return new ZookeeperSequenceManager(client, zookeeper.getBasePath(), operationTimeout);
+        return new ZookeeperSequenceManager(client, zookeeper.getBasePath(), operationTimeout,
+                aclProviders.getIfUnique(DefaultACLProvider::new));
     }
 
     /** Built only when the manager asks for it, that is when the application has no CuratorFramework of its own. */

@@ -11,7 +11,11 @@ import io.github.idworker.spring.annotation.CenterMode;
 import io.github.idworker.spring.annotation.EnableIdWorker;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)} over a real ZooKeeper server in this JVM (Curator's
@@ -159,6 +164,59 @@ class ZookeeperIdWorkerConfigTest {
                     context.getBean(ZookeeperIdWorker.class).close();
                     assertThat(used[0].getState().name()).as("idworker never closes the application's client")
                             .isEqualTo("STARTED");
+                });
+    }
+
+    private static final String DIGEST = "idworker-starter-test:acl-secret";
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableIdWorker(mode = CenterMode.ZOOKEEPER)
+    static class AppWithCreatorOnlyAcls {
+
+        @Bean(destroyMethod = "close")
+        CuratorFramework authenticatedCurator() throws InterruptedException {
+            CuratorFramework client = CuratorFrameworkFactory.builder()
+                    .connectString(EmbeddedZookeeper.connectString())
+                    .retryPolicy(new RetryNTimes(3, 100))
+                    .authorization("digest", DIGEST.getBytes(StandardCharsets.UTF_8))
+                    .build();
+            client.start();
+            assertThat(client.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            return client;
+        }
+
+        @Bean
+        ACLProvider creatorOnly() {
+            return ZookeeperSequenceManager.sameAclEverywhere(ZooDefs.Ids.CREATOR_ALL_ACL);
+        }
+    }
+
+    @Test
+    void theApplicationsAclProviderGivesTheAclsOfTheZnodes() {
+        String namespace = TestNames.namespace();
+        runner.withUserConfiguration(AppWithCreatorOnlyAcls.class)
+                .withPropertyValues("idworker.namespace=" + namespace)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ZookeeperIdWorker worker = context.getBean(ZookeeperIdWorker.class);
+                    assertThat(worker.nextId()).isPositive();
+                    ZookeeperSequenceManager manager = context.getBean(ZookeeperSequenceManager.class);
+                    String slot = manager.slotPath(namespace, worker.currentLease().workerId());
+                    CuratorFramework authenticated = context.getBean(CuratorFramework.class);
+                    try {
+                        List<ACL> acls = authenticated.getACL().forPath(slot);
+                        assertThat(acls).hasSize(1);
+                        assertThat(acls.get(0).getId().getScheme()).isEqualTo("digest");
+                        assertThat(acls.get(0).getPerms()).isEqualTo(ZooDefs.Perms.ALL);
+                        try (CuratorFramework anonymous = client()) {
+                            assertThatThrownBy(() -> anonymous.getData().forPath(slot))
+                                    .isInstanceOf(KeeperException.NoAuthException.class);
+                        }
+                    } finally {
+                        // only the creator may delete what it created; the shared clean-up is anonymous
+                        worker.close();
+                        authenticated.delete().deletingChildrenIfNeeded().forPath(basePath);
+                    }
                 });
     }
 
