@@ -40,16 +40,19 @@ import java.util.function.Supplier;
  * </ol>
  *
  * <p>Bounded waits: a request still {@code PENDING} after {@code maxWait} is abandoned and its caller gets the
- * timeout exception; a taken request is served, since the store call it joined is bounded by its own
- * {@code maxWait}. An interrupt ends a pending wait the same way (with the interrupt flag kept); a taken one gets
+ * timeout exception; a taken request is answered by the store call it joined, which waits for the store no
+ * longer than the earliest deadline of its batch, so no call waits much beyond its own {@code maxWait} in all. An interrupt ends a pending wait the same way (with the interrupt flag kept); a taken one gets
  * its numbers and keeps the flag.
  */
 final class CallCombiner {
 
-    /** Issues {@code count} consecutive numbers in one store call and returns the first. */
+    /**
+     * Issues {@code count} consecutive numbers in one store call and returns the first, waiting for the store at
+     * most until {@code deadline} ({@link System#nanoTime()}): the earliest deadline of the calls it serves.
+     */
     @FunctionalInterface
     interface Issuer {
-        long issue(int count);
+        long issue(int count, long deadline);
     }
 
     private static final int PENDING = 0;
@@ -74,13 +77,16 @@ final class CallCombiner {
     private static final class Request {
         final int count;
         final Thread thread;
+        /** When the call's {@code maxWait} ends ({@link System#nanoTime()}). */
+        final long deadline;
         volatile int state;
         long first;
         Throwable failure;
 
-        Request(int count, Thread thread) {
+        Request(int count, Thread thread, long deadline) {
             this.count = count;
             this.thread = thread;
+            this.deadline = deadline;
         }
     }
 
@@ -121,7 +127,7 @@ final class CallCombiner {
     long take(int count) {
         if (queue.isEmpty() && tryAcquire()) {
             try {
-                return issuer.issue(count);
+                return issuer.issue(count, System.nanoTime() + maxWaitNanos);
             } finally {
                 release();
             }
@@ -142,10 +148,10 @@ final class CallCombiner {
     }
 
     private long enqueueAndWait(int count) {
-        Request request = new Request(count, Thread.currentThread());
+        long deadline = System.nanoTime() + maxWaitNanos;
+        Request request = new Request(count, Thread.currentThread(), deadline);
         queue.offer(request);
         boolean wasInterrupted = false;
-        long deadline = System.nanoTime() + maxWaitNanos;
         try {
             while (true) {
                 int state = request.state;
@@ -195,6 +201,7 @@ final class CallCombiner {
     private void combine() {
         List<Request> batch = new ArrayList<>();
         long total = 0;
+        long deadline = 0;
         synchronized (drain) {
             Request head;
             while ((head = queue.peek()) != null) {
@@ -203,6 +210,7 @@ final class CallCombiner {
                 }
                 queue.poll();
                 if (STATE.compareAndSet(head, PENDING, TAKEN)) {
+                    deadline = batch.isEmpty() || head.deadline - deadline < 0 ? head.deadline : deadline;
                     batch.add(head);
                     total += head.count;
                 }
@@ -214,7 +222,7 @@ final class CallCombiner {
         long first = 0;
         Throwable failure = null;
         try {
-            first = issuer.issue((int) total);
+            first = issuer.issue((int) total, deadline);
         } catch (RuntimeException | Error e) {
             failure = e;
         }

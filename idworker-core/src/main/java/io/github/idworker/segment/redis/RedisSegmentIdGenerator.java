@@ -264,14 +264,17 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** Issues {@code count} numbers and returns the first; the others follow it. */
     private long take(int count) {
-        return combiner != null ? combiner.take(count) : issue(count);
+        return combiner != null ? combiner.take(count) : issue(count, System.nanoTime() + options.maxWait().toNanos());
     }
 
-    /** One Redis call (plus a refill when needed) for {@code count} numbers, on behalf of one or more callers. */
-    private long issue(int count) {
+    /**
+     * One Redis call (plus a refill when needed) for {@code count} numbers, on behalf of one or more callers; a
+     * refill is waited for until {@code deadline} ({@link System#nanoTime()}), the earliest of the callers' own.
+     */
+    private long issue(int count, long deadline) {
         long first;
         try {
-            first = takeFromRedis(count);
+            first = takeFromRedis(count, deadline);
         } catch (RuntimeException e) {
             lastFailure.failed(e);
             throw e;
@@ -282,14 +285,14 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return first;
     }
 
-    private long takeFromRedis(int count) {
+    private long takeFromRedis(int count, long deadline) {
         List<String> args = count == 1 ? argsOfOne : List.of(Integer.toString(count), checkRun, lowMark);
         List<Object> reply = next(args);
         long last = issuedLast(reply);
         if (last != 0) {
             return firstOf(last, count, reply);
         }
-        return refillAndTake(count, args, reply);
+        return refillAndTake(count, args, reply, deadline);
     }
 
     private List<Object> next(List<String> args) {
@@ -333,9 +336,8 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return first;
     }
 
-    private long refillAndTake(int count, List<String> args, List<Object> reply) {
+    private long refillAndTake(int count, List<String> args, List<Object> reply, long deadline) {
         waitedCalls.increment();
-        long deadline = System.nanoTime() + options.maxWait().toNanos();
         long pause = FIRST_PAUSE_NANOS;
         // an interrupt does not cut the wait short: this call may serve callers combined with it who were not
         // interrupted, and maxWait bounds it anyway; the flag is restored on the way out

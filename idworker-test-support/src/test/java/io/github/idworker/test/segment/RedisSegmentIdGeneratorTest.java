@@ -385,6 +385,34 @@ class RedisSegmentIdGeneratorTest {
     }
 
     @Test
+    void aCallQueuedBehindACallWaitingForALockedRefillWaitsAtMostMaxWaitInAll() throws Exception {
+        String tag = newTag(0);
+        UnifiedJedis jedis = newClient();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
+                    options().maxWait(Duration.ofMillis(1_000)).maxInFlight(1).build());
+            // no range and another node's refill lock: the call in flight waits for a refill until its max-wait
+            admin.set(key(tag, "lock"), "another-node", SetParams.setParams().px(60_000));
+            Future<Long> first = pool.submit(g::nextId);
+            Thread.sleep(500);
+            long start = System.nanoTime();
+            Future<Long> queued = pool.submit(g::nextId);
+            assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(SegmentRefillTimeoutException.class);
+            // taken by the next Redis call once the first gave up (about 500 ms after it queued), it must not
+            // wait a whole max-wait of that call's own on top: its own deadline bounds the refill wait
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(900L, 1_300L);
+            assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(SegmentRefillTimeoutException.class);
+            assertThat(store.storedMaxId(tag)).as("nothing allocated while locked out").isZero();
+        } finally {
+            pool.shutdownNow();
+            jedis.close();
+        }
+    }
+
+    @Test
     void aBatchTooLargeForTheRangeAheadSkipsItAndLaterCallsStayAbove() {
         String tag = newTag(0);
         UnifiedJedis jedis = newClient();
