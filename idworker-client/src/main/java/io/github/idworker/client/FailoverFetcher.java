@@ -80,7 +80,7 @@ final class FailoverFetcher {
     }
 
     /** 401 or 404: this environment's clock, nonces, applications or entities; another may serve. */
-    private record Refused(Endpoint endpoint, int status, String title, String detail, String reason,
+    private record Refused(Endpoint endpoint, int status, String title, String detail,
                            String description) implements Outcome {
     }
 
@@ -191,10 +191,9 @@ final class FailoverFetcher {
         if (status == 401 || status == 404) {
             String title = text(problem, "title");
             String detail = text(problem, "detail");
-            String reason = text(problem, "reason");
-            String description = describe(status, title, detail, reason);
+            String description = describe(status, title, detail);
             endpoint.failed(description);
-            return new Refused(endpoint, status, title, detail, reason, description);
+            return new Refused(endpoint, status, title, detail, description);
         }
         if (status == 429) {
             endpoint.answered();
@@ -217,10 +216,9 @@ final class FailoverFetcher {
                                                            int status, Map<String, Object> problem) {
         String title = text(problem, "title");
         String detail = text(problem, "detail");
-        String reason = text(problem, "reason");
         return new IdServiceRefusedException("entity '" + entity + "': the ID service refused GET " + request + " with "
-                + describe(status, title, detail, reason) + " (" + endpoint + "; the same in every environment, so "
-                + "not failed over)", status, title, detail, reason);
+                + describe(status, title, detail) + " (" + endpoint + "; the same in every environment, so "
+                + "not failed over)", status, title, detail);
     }
 
     /** Every environment that answered said 401 or 404; the others failed or were skipped ({@code each} says). */
@@ -233,12 +231,11 @@ final class FailoverFetcher {
         }
         return new IdServiceRefusedException("entity '" + entity + "': the ID service refused " + request + " with "
                 + refused.description() + " (" + refused.endpoint() + "), and every environment that answered refused "
-                + "it — " + each, refused.status(), refused.title(), refused.detail(), refused.reason());
+                + "it — " + each, refused.status(), refused.title(), refused.detail());
     }
 
-    private static String describe(int status, String title, String detail, String reason) {
-        return status + (title != null ? " " + title : "") + (detail != null ? ", detail '" + detail + "'" : "")
-                + (reason != null ? ", reason '" + reason + "'" : "");
+    private static String describe(int status, String title, String detail) {
+        return status + (title != null ? " " + title : "") + (detail != null ? ", detail '" + detail + "'" : "");
     }
 
     /** {@code retryAfterMillis} of the problem document, else the {@code Retry-After} header in seconds. */

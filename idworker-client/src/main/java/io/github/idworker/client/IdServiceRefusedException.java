@@ -14,14 +14,12 @@ public class IdServiceRefusedException extends IdServiceException {
     private final int status;
     private final String title;
     private final String detail;
-    private final String reason;
 
-    public IdServiceRefusedException(String message, int status, String title, String detail, String reason) {
+    public IdServiceRefusedException(String message, int status, String title, String detail) {
         super(message);
         this.status = status;
         this.title = title;
         this.detail = detail;
-        this.reason = reason;
     }
 
     /** The HTTP status: 400, 401, 403 or 404. */
@@ -34,16 +32,11 @@ public class IdServiceRefusedException extends IdServiceException {
         return title;
     }
 
-    /** The problem document's {@code detail}, or null; {@code "unauthorized"} for every 401. */
+    /**
+     * The problem document's {@code detail}, or null; {@code "unauthorized"} for every 401, which by design says
+     * nothing more (the service counts which rule refused the call on its side).
+     */
     public String getDetail() {
         return detail;
-    }
-
-    /**
-     * The problem document's {@code reason}, or null: for a 401 one of {@code missing-header}, {@code timestamp},
-     * {@code nonce}, {@code replay}, {@code signature}.
-     */
-    public String getReason() {
-        return reason;
     }
 }

@@ -10,7 +10,7 @@ public class UnknownEntityException extends IdServiceRefusedException {
     private final String entity;
 
     public UnknownEntityException(String message, String entity, String title, String detail) {
-        super(message, 404, title, detail, null);
+        super(message, 404, title, detail);
         this.entity = entity;
     }
 

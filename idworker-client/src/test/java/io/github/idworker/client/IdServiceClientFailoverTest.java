@@ -252,9 +252,10 @@ class IdServiceClientFailoverTest {
         assertThat(client.stats().failovers()).isEqualTo(1);
     }
 
-    private static StandIn.Behaviour unauthorized(String reason) {
+    /** The service's 401: "unauthorized" and nothing more, whichever rule refused the call. */
+    private static StandIn.Behaviour unauthorized() {
         return StandIn.problem(401, "{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
-                + "\"detail\":\"unauthorized\",\"reason\":\"" + reason + "\"}", Map.of());
+                + "\"detail\":\"unauthorized\"}", Map.of());
     }
 
     private static StandIn.Behaviour notFound(String entity) {
@@ -272,10 +273,8 @@ class IdServiceClientFailoverTest {
         preferred.behave(StandIn.problem(403, "{\"title\":\"Forbidden\",\"status\":403,\"detail\":\"app demo-app may "
                 + "not take from entity user\",\"entity\":\"user\"}", Map.of()));
         Throwable forbidden = catchThrowable(() -> client.nextId("user"));
-        assertThat(forbidden).isInstanceOfSatisfying(IdServiceRefusedException.class, e -> {
-            assertThat(e.getStatus()).isEqualTo(403);
-            assertThat(e.getReason()).isNull();
-        }).isNotInstanceOf(UnknownEntityException.class).hasMessageContaining("403 Forbidden, detail 'app demo-app "
+        assertThat(forbidden).isInstanceOfSatisfying(IdServiceRefusedException.class,
+                e -> assertThat(e.getStatus()).isEqualTo(403)).isNotInstanceOf(UnknownEntityException.class).hasMessageContaining("403 Forbidden, detail 'app demo-app "
                 + "may not take from entity user' (" + preferred.baseUrl() + "; the same in every environment, so not "
                 + "failed over)");
         assertNothingSecret(forbidden);
@@ -298,8 +297,8 @@ class IdServiceClientFailoverTest {
         StandIn second = envs.get(1);
         IdServiceClient client = build(StandIn.client(envs).failureThreshold(100));
         // its own clock, its own Redis, its own application table, its own entities
-        List<StandIn.Behaviour> refusals = List.of(unauthorized("timestamp"), unauthorized("replay"),
-                unauthorized("signature"), notFound("user"));
+        List<StandIn.Behaviour> refusals = List.of(unauthorized(), unauthorized(),
+                unauthorized(), notFound("user"));
         for (StandIn.Behaviour refusal : refusals) {
             preferred.behave(refusal);
             assertThat(client.fetch("user", 1)[0] % 2).as("environment 1 of 2").isOne();
@@ -314,8 +313,8 @@ class IdServiceClientFailoverTest {
     void whenEveryEnvironmentThatAnsweredRefusedTheRefusalIsThrownListingEach() throws IOException {
         List<StandIn> envs = standIns(3);
         IdServiceClient client = build(StandIn.client(envs).failureThreshold(100));
-        envs.get(0).behave(unauthorized("timestamp"));
-        envs.get(1).behave(unauthorized("signature"));
+        envs.get(0).behave(unauthorized());
+        envs.get(1).behave(unauthorized());
         envs.get(2).stop();
         Throwable unauthorized = catchThrowable(() -> client.fetch("user", 1));
         System.out.println("refused where answered: " + unauthorized.getMessage());
@@ -323,13 +322,11 @@ class IdServiceClientFailoverTest {
             assertThat(e.getStatus()).isEqualTo(401);
             assertThat(e.getTitle()).isEqualTo("Unauthorized");
             assertThat(e.getDetail()).isEqualTo("unauthorized");
-            assertThat(e.getReason()).as("the first environment's").isEqualTo("timestamp");
         }).isNotInstanceOf(UnknownEntityException.class)
                 .hasMessageStartingWith("entity 'user': the ID service refused GET /pools/user/ids?count=1 with 401 "
-                        + "Unauthorized, detail 'unauthorized', reason 'timestamp' (" + envs.get(0).baseUrl() + "), and "
+                        + "Unauthorized, detail 'unauthorized' (" + envs.get(0).baseUrl() + "), and "
                         + "every environment that answered refused it — ")
-                .hasMessageContaining(envs.get(1).baseUrl() + ": 401 Unauthorized, detail 'unauthorized', reason "
-                        + "'signature'")
+                .hasMessageContaining(envs.get(1).baseUrl() + ": 401 Unauthorized, detail 'unauthorized'")
                 .hasMessageContaining(envs.get(2).baseUrl() + ": ConnectException");
         assertNothingSecret(unauthorized);
         assertThat(client.stats().endpoints()).extracting(EndpointStats::consecutiveFailures).containsExactly(1, 1, 1);
@@ -345,9 +342,9 @@ class IdServiceClientFailoverTest {
                 + "404 Not Found, detail 'no pool for entity ghost' by " + envs.get(0).baseUrl());
 
         // unknown in one, unauthorized in another: not "unknown" — the 401 is thrown
-        envs.get(1).behave(unauthorized("replay"));
+        envs.get(1).behave(unauthorized());
         assertThatThrownBy(() -> client.fetch("ghost", 1)).isInstanceOfSatisfying(IdServiceRefusedException.class,
-                e -> assertThat(e.getReason()).isEqualTo("replay")).isNotInstanceOf(UnknownEntityException.class)
+                e -> assertThat(e.getStatus()).isEqualTo(401)).isNotInstanceOf(UnknownEntityException.class)
                 .hasMessageContaining(envs.get(0).baseUrl() + ": 404 Not Found");
     }
 
@@ -355,13 +352,13 @@ class IdServiceClientFailoverTest {
     void aRefusalBesideEnvironmentsThatFailedIsTheAnswerButA429WinsOverIt() throws IOException {
         List<StandIn> envs = standIns(2);
         IdServiceClient client = build(StandIn.client(envs).failureThreshold(100));
-        envs.get(0).behave(unauthorized("timestamp"));
+        envs.get(0).behave(unauthorized());
         // a 503 is a failure, not an answer: what was answered is the refusal
         envs.get(1).behave(StandIn.status(503));
         assertThat(catchThrowable(() -> client.fetch("user", 1))).isInstanceOfSatisfying(
-                IdServiceRefusedException.class, e -> assertThat(e.getReason()).isEqualTo("timestamp"))
+                IdServiceRefusedException.class, e -> assertThat(e.getStatus()).isEqualTo(401))
                 .hasMessageEndingWith("every environment that answered refused it — " + envs.get(0).baseUrl()
-                        + ": 401 Unauthorized, detail 'unauthorized', reason 'timestamp'; " + envs.get(1).baseUrl()
+                        + ": 401 Unauthorized, detail 'unauthorized'; " + envs.get(1).baseUrl()
                         + ": HTTP 503 Status 503");
 
         // a 429 says when to come back: the caller is told that
@@ -379,7 +376,7 @@ class IdServiceClientFailoverTest {
         toClose.addAll(envs);
         IdServiceClient client = build(StandIn.client(envs).secret("not-the-secret"));
         assertThatThrownBy(() -> client.fetch("user", 1)).isInstanceOfSatisfying(IdServiceRefusedException.class,
-                e -> assertThat(e.getReason()).isEqualTo("signature")).hasMessageNotContaining("not-the-secret");
+                e -> assertThat(e.getStatus()).isEqualTo(401)).hasMessageNotContaining("not-the-secret");
         assertThat(envs.get(0).refusedSignatures()).isEqualTo(1);
         assertThat(envs.get(1).refusedSignatures()).isEqualTo(1);
     }

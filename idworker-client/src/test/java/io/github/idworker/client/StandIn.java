@@ -241,7 +241,7 @@ final class StandIn implements AutoCloseable {
             if (reason != null) {
                 refusedSignatures.incrementAndGet();
                 send(exchange, 401, "application/problem+json", "{\"type\":\"about:blank\",\"title\":\"Unauthorized\","
-                        + "\"status\":401,\"detail\":\"unauthorized\",\"reason\":\"" + reason + "\"}", Map.of());
+                        + "\"status\":401,\"detail\":\"unauthorized\"}", Map.of());
                 return;
             }
             behaviour.answer(this, exchange, Integer.parseInt(uri.getRawQuery().substring("count=".length())));

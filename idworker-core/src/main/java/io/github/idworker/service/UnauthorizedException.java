@@ -28,7 +28,7 @@ public class UnauthorizedException extends IdWorkerException {
             this.code = code;
         }
 
-        /** The reason's name in problem documents. */
+        /** The reason's short name, for the server's logs and counts (never sent to the caller). */
         public String code() {
             return code;
         }

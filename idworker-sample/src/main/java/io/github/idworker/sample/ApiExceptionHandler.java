@@ -11,6 +11,8 @@ import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.UnknownSerialRuleException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -47,8 +49,8 @@ import java.util.stream.Collectors;
  * but never a credential.
  *
  * <p>The signed pool endpoints ({@link PoolController}) add: 401 for a call that cannot be authenticated, whose
- * {@code detail} is only "unauthorized" and whose {@code reason} names the rule that failed without telling whether
- * the key exists ({@code missing-header}, {@code timestamp}, {@code nonce}, {@code replay}, {@code signature}); 403
+ * {@code detail} is only "unauthorized" and which says nothing more (the rule that refused it is counted in
+ * {@link UnauthorizedCalls} and logged at DEBUG, on the server only); 403
  * for an entity the application may not take from; 429 with {@code Retry-After} (whole seconds, at least 1) and
  * {@code retryAfterMillis} when the application's or the entity's rate is used up ({@code limit} says which); 503
  * for an empty pool; 404 for an unknown entity; 400 for a count above the entity's {@code max-per-request}.
@@ -64,6 +66,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     /** Longest {@code instance} written; Spring fills it with the whole request path, which may be kilobytes. */
     private static final int MAX_INSTANCE_LENGTH = 100;
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    private final UnauthorizedCalls unauthorizedCalls;
+
+    public ApiExceptionHandler(UnauthorizedCalls unauthorizedCalls) {
+        this.unauthorizedCalls = unauthorizedCalls;
+    }
 
     @ExceptionHandler(MalformedRequestException.class)
     public ProblemDetail malformed(MalformedRequestException e) {
@@ -176,9 +185,12 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     @ExceptionHandler(UnauthorizedException.class)
     public ProblemDetail unauthorized(UnauthorizedException e) {
+        // which rule refused the call stays on the server: telling the caller would map the timestamp window and
+        // confirm that a captured nonce was used
+        unauthorizedCalls.refused(e.getReason());
+        log.debug("Refused a call as unauthorized: {}", e.getReason().code());
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, "unauthorized");
         problem.setTitle("Unauthorized");
-        problem.setProperty("reason", e.getReason().code());
         return problem;
     }
 

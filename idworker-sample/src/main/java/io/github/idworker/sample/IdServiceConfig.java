@@ -19,6 +19,14 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import javax.sql.DataSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +45,7 @@ import java.util.Optional;
  * check it; build every configured application (all checked before any is written, a bad value failing the
  * startup naming {@code idworker.service.apps.<key>.<field>}); write each to the table — a configured secret
  * replaces the stored one, an unset secret keeps the stored one or, for an application the table does not hold,
- * is drawn at random and printed once; then read the whole table and re-read it every {@code refresh-interval}.
+ * is drawn at random and written once to a file only this user can read (never to a log); then read the whole table and re-read it every {@code refresh-interval}.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("!db")
@@ -104,7 +112,8 @@ public class IdServiceConfig {
 
     /**
      * Writes a configured application: configured values win; an unset secret keeps the stored one (or, for a new
-     * application, the drawn one is stored and printed once); an unset {@code enabled} keeps the stored flag, so
+     * application, the drawn one is stored and written once to {@link #secretFile}); an unset {@code enabled}
+     * keeps the stored flag, so
      * an application an operator disabled stays disabled across restarts.
      */
     private static void register(ServiceApps apps, JdbcAppStore store, Configured configured) {
@@ -113,10 +122,19 @@ public class IdServiceConfig {
         if (stored.isEmpty() && !configured.secretConfigured()) {
             ServiceApp kept = apps.registerIfMissing(app);
             if (kept.secret().equals(app.secret())) {
-                // printed once, by the instance that stored it: the zero-setup demo's way to hand the secret over
-                log.warn("ID service application '{}' has no configured secret; its new secret, shown only now, is {}"
-                        + " (set idworker.service.apps.{}.secret to choose one)", app.appKey(), app.secret(),
-                        app.appKey());
+                // handed over once, by the instance that stored it, in a file only this user can read: a secret
+                // never goes into a log line, where log shippers would keep it for good
+                Path file = secretFile(app.appKey());
+                try {
+                    writeOwnerOnly(file, app.secret());
+                    log.warn("ID service application '{}' has no configured secret; a new one was drawn, stored and "
+                            + "written to {} (readable by this user only: read it, then delete the file), or set "
+                            + "idworker.service.apps.{}.secret to choose one", app.appKey(), file, app.appKey());
+                } catch (IOException | UnsupportedOperationException e) {
+                    log.warn("ID service application '{}' has no configured secret; a new one was drawn and stored, "
+                            + "but could not be written to {} ({}); set idworker.service.apps.{}.secret to use this "
+                            + "application", app.appKey(), file, e.getClass().getSimpleName(), app.appKey());
+                }
                 return;
             }
             stored = Optional.of(kept);
@@ -131,6 +149,28 @@ public class IdServiceConfig {
             }
         }
         apps.register(merged.build());
+    }
+
+    /** Where a secret drawn for application {@code appKey} is handed over: the temporary directory. */
+    static Path secretFile(String appKey) {
+        // the key is 1 to 64 of [A-Za-z0-9_.-] (ServiceApp.checkKey), and the prefix keeps ".." a plain name
+        return Path.of(System.getProperty("java.io.tmpdir"), "idworker-service-" + appKey + ".secret");
+    }
+
+    /**
+     * Writes {@code secret} to a new file that only this user may read and write. Whatever was there is removed
+     * first (a link is removed, not followed), and the file is created exclusively, so another user's file or link
+     * planted at that name is never written through.
+     */
+    static void writeOwnerOnly(Path file, String secret) throws IOException {
+        Files.deleteIfExists(file);
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+            Files.createFile(file);
+        }
+        Files.writeString(file, secret + System.lineSeparator(), StandardCharsets.US_ASCII,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
     }
 
     private static String newSecret() {

@@ -1,5 +1,6 @@
 package io.github.idworker.sample;
 
+import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.signing.RequestSigner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -50,6 +52,8 @@ abstract class AbstractPoolServiceAuthTest {
     /** Every ID handed out by either instance, per entity: IDs are unique within an entity. */
     private final Map<String, Set<Long>> issued = new HashMap<>();
     private int refused;
+    /** Each instance's count of refusals by rule, by port: the rule is only told there, never to the caller. */
+    private final Map<Integer, UnauthorizedCalls> unauthorizedCalls = new HashMap<>();
 
     abstract ServiceEnvironment environment() throws Exception;
 
@@ -73,8 +77,12 @@ abstract class AbstractPoolServiceAuthTest {
                 "--idworker.service.apps.rotating.secret=" + NEW_SECRET,
                 "--idworker.service.apps.rotating.previous-secret=" + OLD_SECRET,
                 "--idworker.service.apps.rotating.entities=orders"};
-        first = ServiceEnvironment.port(environment.start(arguments));
-        second = ServiceEnvironment.port(environment.start(arguments));
+        ConfigurableApplicationContext one = environment.start(arguments);
+        ConfigurableApplicationContext two = environment.start(arguments);
+        first = ServiceEnvironment.port(one);
+        second = ServiceEnvironment.port(two);
+        unauthorizedCalls.put(first, one.getBean(UnauthorizedCalls.class));
+        unauthorizedCalls.put(second, two.getBean(UnauthorizedCalls.class));
     }
 
     /** After every test of the class: no response body carried a secret; then both instances stop. */
@@ -107,16 +115,29 @@ abstract class AbstractPoolServiceAuthTest {
         return response;
     }
 
-    /** Sends a request that must be refused with {@code status} (and {@code reason} for a 401). */
+    /**
+     * Sends a request that must be refused with {@code status}; a 401 says "unauthorized" and nothing else, and the
+     * instance counts it under {@code reason}.
+     */
     private SignedHttp.Response refused(int port, String pathAndQuery, Map<String, String> headers, int status,
                                         String reason) throws Exception {
+        UnauthorizedCalls counts = unauthorizedCalls.get(port);
+        Map<UnauthorizedException.Reason, Long> before = new EnumMap<>(UnauthorizedException.Reason.class);
+        for (UnauthorizedException.Reason r : UnauthorizedException.Reason.values()) {
+            before.put(r, counts.count(r));
+        }
         SignedHttp.Response response = send(port, pathAndQuery, headers);
         assertThat(response.status()).as("status of %s with %s: %s", pathAndQuery, headers.keySet(), response.text())
                 .isEqualTo(status);
         assertThat(response.contentType()).startsWith("application/problem+json");
         if (status == 401) {
             assertThat(response.problem("detail")).isEqualTo("unauthorized");
-            assertThat(response.problem("reason")).isEqualTo(reason);
+            assertThat(response.problem("title")).isEqualTo("Unauthorized");
+            assertThat(response.problem("reason")).as("the rule that refused the call is not told").isNull();
+        }
+        for (UnauthorizedException.Reason r : UnauthorizedException.Reason.values()) {
+            long expected = before.get(r) + (status == 401 && r.code().equals(reason) ? 1 : 0);
+            assertThat(counts.count(r)).as("refusals counted as %s after %s", r.code(), pathAndQuery).isEqualTo(expected);
         }
         refused++;
         return response;
