@@ -52,8 +52,9 @@ import java.util.function.Supplier;
  *       {@link WorkerIdExhaustedException}.</li>
  *   <li>Claim a row with one conditional {@code UPDATE} that also matches the high-water read in step 3; one row
  *       updated means it is ours and that high-water is the floor. Claim a fresh slot id by moving
- *       {@code slots_created} past it with a compare-and-set and inserting its row (floor 0) in the same
- *       transaction, so no borrower sees the counter past an id whose row is not there yet; a lost
+ *       {@code slots_created} past it with a compare-and-set and inserting its row (floor: the record's
+ *       {@code created_at} + guard, so the first borrows of a namespace wait about {@code ttl + max-skew}) in the
+ *       same transaction, so no borrower sees the counter past an id whose row is not there yet; a lost
  *       compare-and-set retries with the counter's new value. Every claim stores the first high-water
  *       ({@link LeaseRequest#firstHighWater(long)}).</li>
  *   <li>A lost race moves on to the next candidate, and a round that lost them all reads again.</li>
@@ -125,8 +126,10 @@ public class MyBatisSequenceManager implements ISequenceManager {
                 throw new WorkerIdExhaustedException(request.namespace(), request.slotCount());
             }
             for (Candidate candidate : candidates) {
+                // a record written after the namespace was lost whole, while a worker held a slot, looks new: a
+                // fresh id starts above anything such a holder can have stored (its clock + ttl, within max-skew)
                 WorkerLease lease = candidate.fresh()
-                        ? claimFreshSlot(request, candidate.slot())
+                        ? claimFreshSlot(request, candidate.slot(), record.getCreatedAt() + guard)
                         : claimRow(request, candidate);
                 if (lease != null) {
                     return lease;
@@ -227,8 +230,8 @@ public class MyBatisSequenceManager implements ISequenceManager {
     }
 
     /** Claims slot id {@code slot} or, when another borrower took it first, the next fresh one still free. */
-    private WorkerLease claimFreshSlot(LeaseRequest r, int slot) {
-        long highWater = r.firstHighWater(0);
+    private WorkerLease claimFreshSlot(LeaseRequest r, int slot, long floor) {
+        long highWater = r.firstHighWater(floor);
         int next = slot;
         while (next < r.slotCount()) {
             int candidate = next;
@@ -242,7 +245,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
                     return true;
                 });
                 if (taken) {
-                    return WorkerLease.of(r, candidate, 0, highWater, "");
+                    return WorkerLease.of(r, candidate, floor, highWater, "");
                 }
             } catch (DuplicateKeyException e) {
                 // a row the counter had not reached, written by hand: step over its id, it is a row like any other

@@ -57,11 +57,23 @@ public interface WorkerSlotMapper {
         }
     }
 
-    /** The record of a namespace: the layout it is pinned to, its loss guard and how many slot ids it created. */
+    /**
+     * The record of a namespace: the layout it is pinned to, its loss guard, how many slot ids it created and when
+     * it was written (database clock, epoch ms).
+     */
     class NamespaceRow {
         private String layout;
         private long guardMs;
         private int slotsCreated;
+        private long createdAt;
+
+        public long getCreatedAt() {
+            return createdAt;
+        }
+
+        public void setCreatedAt(long createdAt) {
+            this.createdAt = createdAt;
+        }
 
         public String getLayout() {
             return layout;
@@ -89,7 +101,7 @@ public interface WorkerSlotMapper {
     }
 
     @Select("""
-            SELECT layout, guard_ms AS guardMs, slots_created AS slotsCreated
+            SELECT layout, guard_ms AS guardMs, slots_created AS slotsCreated, created_at AS createdAt
             FROM idworker_worker_slot_ns WHERE ns = #{ns}
             """)
     @Options(timeout = TIMEOUT_SECONDS)

@@ -14,7 +14,10 @@ import javax.sql.DataSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Profile {@code db}: the {@code dbIdWorker} leasing through the sample's MyBatis manager; no Redis started. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "idworker.namespace=t-${random.uuid}")
+// a short lease: a fresh namespace's first borrow waits ttl + max-skew by design (16 s with the profile's 15 s)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"idworker.namespace=t-${random.uuid}",
+        "idworker.lease.ttl=2200ms", "idworker.lease.heartbeat-interval=1100ms", "idworker.lease.max-skew=50ms",
+        "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"})
 @ActiveProfiles("db")
 class DbProfileIdEndpointsTest extends AbstractIdEndpointsTest {
 

@@ -110,11 +110,12 @@ class MyBatisSequenceManagerRecordsTest {
         store.deleteSlotRecord(ns, 0);
 
         long centreNow = System.currentTimeMillis();
-        // ids never used come first: they need no wait
+        // ids never used come first: their floor is the namespace's fresh floor (its record's creation + guard),
+        // the one every fresh id of this record had, not a lost row's (the centre's clock now + guard)
         WorkerLease two = store.newManager().borrow(request(4));
         WorkerLease three = store.newManager().borrow(request(4));
         assertThat(two.workerId()).isEqualTo(2);
-        assertThat(two.floorMillis()).isZero();
+        assertThat(two.floorMillis()).isEqualTo(zero.floorMillis()).isEqualTo(one.floorMillis());
         assertThat(three.workerId()).isEqualTo(3);
         assertThat(store.storedOwner(ns, 1)).isEqualTo(one.owner());
         assertThat(store.storedHighWater(ns, 1)).isEqualTo(one.highWaterMillis());

@@ -61,7 +61,10 @@ import java.util.Map;
  *       high-water it matched is the floor. A fresh id is claimed in one transaction: {@code UPDATE <table>_ns
  *       SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < slotCount} (the row lock queues
  *       concurrent claimers), read back {@code slots_created}, and insert the row of id {@code slots_created − 1}
- *       with floor 0. Counter and row commit together, so no reader ever sees the count without the row. A
+ *       with floor {@code created_at + guard}: the record's creation time by the database clock plus the loss
+ *       guard, since a record written after the namespace was lost whole (both tables' rows deleted) looks new,
+ *       while a holder of the lost generation may still issue up to its high-water. Only the first borrows of a
+ *       namespace wait for it (about {@code ttl + max-skew}, as on Redis and ZooKeeper). Counter and row commit together, so no reader ever sees the count without the row. A
  *       duplicate key there means a row already exists at that id (written by an older idworker during a rolling
  *       upgrade, or by hand): roll back, count the id as created, and read again. Each claim stores the first
  *       high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
@@ -201,7 +204,7 @@ public class JdbcSequenceManager implements ISequenceManager {
             future.sort(Comparator.comparingLong(Row::highWater).thenComparingInt(Row::slot));
             WorkerLease lease = claimFirst(request, past);
             if (lease == null && freshLeft) {
-                lease = claimFresh(request);
+                lease = claimFresh(request, freshFloor(record, request));
             }
             if (lease == null) {
                 lease = claimFirst(request, future);
@@ -215,7 +218,8 @@ public class JdbcSequenceManager implements ISequenceManager {
     }
 
     /** The namespace record as read. */
-    private record Record(String layout, long guardMillis, int slotsCreated) {
+    /** The namespace record as read; {@code createdMillis} by the database's clock when the record was written. */
+    private record Record(String layout, long guardMillis, int slotsCreated, long createdMillis) {
     }
 
     /** A slot row as read; {@code claimable} by the database's clock. */
@@ -227,7 +231,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     }
 
     private Snapshot read(LeaseRequest r) {
-        String recordSql = "SELECT layout, guard_ms, slots_created FROM " + nsTable + " WHERE ns = ?";
+        String recordSql = "SELECT layout, guard_ms, slots_created, created_at FROM " + nsTable + " WHERE ns = ?";
         String rowsSql = "SELECT slot_id, high_water, CASE WHEN owner_token IS NULL OR expires_at < "
                 + dialect().nowMillis() + " THEN 1 ELSE 0 END FROM " + table + " WHERE ns = ?";
         return jdbc.run("read worker ids", s -> {
@@ -236,7 +240,7 @@ public class JdbcSequenceManager implements ISequenceManager {
                 ps.setString(1, r.namespace());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        record = new Record(rs.getString(1), rs.getLong(2), rs.getInt(3));
+                        record = new Record(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getLong(4));
                     }
                 }
             }
@@ -364,8 +368,18 @@ public class JdbcSequenceManager implements ISequenceManager {
         static final Fresh NONE_LEFT = new Fresh(-1, false);
     }
 
-    private WorkerLease claimFresh(LeaseRequest r) {
-        long highWater = r.firstHighWater(0);
+    /**
+     * The floor of a fresh slot id: the record may have been written after the namespace was lost whole while a
+     * worker held a slot, so a fresh id starts above anything such a holder can have stored: its renewals stored
+     * at most its clock + ttl, within max-skew of the database clock before this record was written. (The same
+     * bound, by the centre's clock in whole milliseconds, as every loss floor of every centre.)
+     */
+    private static long freshFloor(Record record, LeaseRequest r) {
+        return record.createdMillis() + Math.max(record.guardMillis(), r.lossGuardMillis());
+    }
+
+    private WorkerLease claimFresh(LeaseRequest r, long floor) {
+        long highWater = r.firstHighWater(floor);
         String count = "UPDATE " + nsTable + " SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < ?";
         String readCount = "SELECT slots_created FROM " + nsTable + " WHERE ns = ?";
         String insert = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid,"
@@ -406,7 +420,7 @@ public class JdbcSequenceManager implements ISequenceManager {
             }
         });
         if (fresh.claimed()) {
-            return WorkerLease.of(r, fresh.slot(), 0, highWater, "");
+            return WorkerLease.of(r, fresh.slot(), floor, highWater, "");
         }
         if (fresh.slot() >= 0) {
             countExistingRow(r.namespace(), fresh.slot());

@@ -37,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -93,6 +94,19 @@ public abstract class AbstractSequenceManagerContractTest {
      */
     protected ManualClock workerClock() {
         return new ManualClock(System.currentTimeMillis() + TTL.toMillis() + SKEW.toMillis() + 120_000);
+    }
+
+    /**
+     * Lets the centre's clock pass the current millisecond. Loss floors are the centre's clock + ttl + max-skew in
+     * whole milliseconds, and a lease whose floor lies ahead gets that floor + 1 as its first high-water, so a loss
+     * found in the very millisecond of such a borrow would get a floor one below it; the tests model losses that
+     * come later, as they do outside a test.
+     */
+    protected static void afterThisMillisecond() {
+        long now = System.currentTimeMillis();
+        while (System.currentTimeMillis() <= now + 1) {
+            Thread.onSpinWait();
+        }
     }
 
     protected LeaseRequest request(String ns, int slotCount, long workerNow) {
@@ -610,6 +624,26 @@ public abstract class AbstractSequenceManagerContractTest {
     /** The record of a slot that is still held is lost: the next borrower's floor is above the holder's range. */
     @Test
     void aLostRecordOfAHeldSlotKeepsTheHolderFenced() {
+        lossWhileASlotIsHeldStartsTheNextBorrowAboveTheHolder(ns -> store.deleteSlotRecord(ns, 0));
+    }
+
+    /**
+     * The whole namespace is lost (every record of it deleted: a wiped table, an evicted hash, a deleted tree)
+     * while a worker holds a slot and issues up to its high-water. The centre cannot tell this from a namespace
+     * it never saw, so even a first borrow's floor must lie above anything a holder of a lost generation may have
+     * stored: at least the centre's clock + ttl + max-skew when it found the namespace missing.
+     */
+    @Test
+    void aNamespaceLostWhileASlotIsHeldStartsItsNextBorrowAboveTheHolder() {
+        lossWhileASlotIsHeldStartsTheNextBorrowAboveTheHolder(store::deleteNamespace);
+    }
+
+    /**
+     * A worker holds the only slot of a new namespace and renewed it; then {@code loss} deletes records of the
+     * namespace. The next borrower, its clock 150 ms behind (inside max-skew), gets the slot with a floor above
+     * the holder's high-water and above the centre's clock + ttl + max-skew, and the holder's renewal fails.
+     */
+    private void lossWhileASlotIsHeldStartsTheNextBorrowAboveTheHolder(Consumer<String> loss) {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         Duration ttl = Duration.ofSeconds(1);
@@ -619,14 +653,15 @@ public abstract class AbstractSequenceManagerContractTest {
         WorkerLease held = m.borrow(first);
         // a new namespace may start with a floor ahead of the clock; renew from there, as a worker would
         held = m.renew(held, Math.max(held.highWaterMillis(), System.currentTimeMillis() + ttl.toMillis()));
+        afterThisMillisecond();
 
-        store.deleteSlotRecord(ns, 0);
+        loss.accept(ns);
         long lossSeen = System.currentTimeMillis();
         LeaseRequest next = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl,
                 System.currentTimeMillis() - 150, skew, "test-host", 43, layout(0).pinned());
         WorkerLease successor = store.newManager().borrow(next);
         assertThat(successor.workerId()).isZero();
-        assertThat(successor.floorMillis())
+        assertThat(successor.floorMillis()).as("the successor's floor, against the holder's high-water")
                 .isGreaterThanOrEqualTo(held.highWaterMillis())
                 .isGreaterThanOrEqualTo(lossSeen + ttl.toMillis() + skew.toMillis() - CENTRE_CLOCK_TOLERANCE_MS);
         WorkerLease stale = held;

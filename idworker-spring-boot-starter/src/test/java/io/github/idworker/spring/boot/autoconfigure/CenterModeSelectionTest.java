@@ -21,7 +21,7 @@ class CenterModeSelectionTest {
 
     @Test
     void dbIsTheDefaultModeAndNeedsNoRedisClasses() {
-        new ApplicationContextRunner()
+        new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withClassLoader(new FilteredClassLoader("org.springframework.data.redis", "redis.clients"))
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
                 .withUserConfiguration(DefaultModeApp.class)

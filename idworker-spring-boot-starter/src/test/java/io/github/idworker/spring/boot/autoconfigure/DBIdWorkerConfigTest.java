@@ -52,7 +52,13 @@ class DBIdWorkerConfigTest {
     static class DbApp {
     }
 
+    /** A database-mode application with a short lease, so a fresh namespace's first borrow waits little. */
     private ApplicationContextRunner db(String url, String namespace) {
+        return withDefaults(url, namespace).withPropertyValues(TestNames.SHORT_DB_LEASE);
+    }
+
+    /** The same with idworker's default lease and JDBC timeouts. */
+    private ApplicationContextRunner withDefaults(String url, String namespace) {
         return runner.withUserConfiguration(DbApp.class)
                 .withPropertyValues("spring.datasource.url=" + url, "idworker.namespace=" + namespace);
     }
@@ -102,10 +108,10 @@ class DBIdWorkerConfigTest {
     @Test
     void namespaceDefaultsToTheApplicationNameThenToDefault() {
         String appName = TestNames.namespace();
-        runner.withUserConfiguration(DbApp.class)
+        runner.withUserConfiguration(DbApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.application.name=" + appName)
                 .run(context -> assertThat(context.getBean(DBIdWorker.class).namespace()).isEqualTo(appName));
-        runner.withUserConfiguration(DbApp.class)
+        runner.withUserConfiguration(DbApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url())
                 .run(context -> assertThat(context.getBean(DBIdWorker.class).namespace()).isEqualTo("default"));
     }
@@ -186,7 +192,7 @@ class DBIdWorkerConfigTest {
         String url = TestNames.h2Url();
         String namespace = TestNames.namespace();
         RecordingSequenceManager[] used = new RecordingSequenceManager[1];
-        runner.withUserConfiguration(CustomManagerApp.class)
+        runner.withUserConfiguration(CustomManagerApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + url, "idworker.namespace=" + namespace)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
@@ -196,9 +202,11 @@ class DBIdWorkerConfigTest {
                     used[0] = manager;
                     DBIdWorker worker = context.getBean(DBIdWorker.class);
                     assertThat(worker.nextIds(100)).doesNotHaveDuplicates();
-                    assertThat(manager.calls).containsExactly("borrow");
+                    // the keeper may renew on its own while the first borrow waits for its floor
+                    assertThat(manager.calls).startsWith("borrow").containsOnly("borrow", "renew");
+                    int before = manager.calls.size();
                     worker.renew();
-                    assertThat(manager.calls).containsExactly("borrow", "renew");
+                    assertThat(manager.calls).hasSizeGreaterThan(before).endsWith("renew");
                     try (Connection c = context.getBean(DataSource.class).getConnection()) {
                         assertThat(owner(c, "custom_worker_slot", namespace, worker.currentLease().workerId()))
                                 .isEqualTo(worker.currentLease().owner());
@@ -206,7 +214,8 @@ class DBIdWorkerConfigTest {
                                 .as("the default manager never ran, so the default table was never created").isFalse();
                     }
                 });
-        assertThat(used[0].calls).containsExactly("borrow", "renew", "giveBack");
+        assertThat(used[0].calls).startsWith("borrow").endsWith("renew", "giveBack")
+                .containsOnly("borrow", "renew", "giveBack");
     }
 
     @Test
@@ -257,7 +266,7 @@ class DBIdWorkerConfigTest {
             idworker.lease.ttl=3s                                                        | idworker.jdbc.statement-timeout
             """)
     void badPropertiesFailStartupNamingTheProperty(String properties, String property) {
-        db(TestNames.h2Url(), TestNames.namespace()).withPropertyValues(properties.split(",")).run(context -> {
+        withDefaults(TestNames.h2Url(), TestNames.namespace()).withPropertyValues(properties.split(",")).run(context -> {
             assertThat(context).hasFailed();
             Throwable failure = context.getStartupFailure();
             assertThat(StartupFailures.cause(failure, IdWorkerConfigurationException.class).getProperty())
@@ -300,7 +309,7 @@ class DBIdWorkerConfigTest {
     @Test
     void anInvalidApplicationNameDoesNotMatterWhenIdworkerNamespaceIsSet() {
         String namespace = TestNames.namespace();
-        runner.withUserConfiguration(DbApp.class)
+        runner.withUserConfiguration(DbApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.application.name=Order Service",
                         "idworker.namespace=" + namespace)
                 .run(context -> {
@@ -311,7 +320,7 @@ class DBIdWorkerConfigTest {
 
     @Test
     void theJdbcTimeoutsDefaultToTwoAndFiveSecondsBelowTheDefaultHeartbeat() {
-        db(TestNames.h2Url(), TestNames.namespace()).run(context -> {
+        withDefaults(TestNames.h2Url(), TestNames.namespace()).run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(JdbcSequenceManager.class).timeouts()).isEqualTo(JdbcTimeouts.defaults());
             assertThat(JdbcTimeouts.defaults().statementTimeout()).as("below the default heartbeat, a third of the ttl")

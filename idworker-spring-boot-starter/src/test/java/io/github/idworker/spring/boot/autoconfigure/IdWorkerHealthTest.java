@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  */
 class IdWorkerHealthTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
 
     @Configuration(proxyBeanMethods = false)

@@ -92,14 +92,14 @@ class IdWorkerOperationsTest {
 
     private ApplicationContextRunner allModes() {
         String serial = "idworker.serial.rules." + rule + ".";
-        return new ApplicationContextRunner()
+        return new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         DataRedisAutoConfiguration.class, IdWorkerOperationsAutoConfiguration.class))
                 .withUserConfiguration(AllModes.class)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.data.redis.host=127.0.0.1",
                         "spring.data.redis.port=" + redisPort, "spring.data.redis.client-type=jedis",
                         "spring.data.redis.timeout=500ms", "spring.data.redis.connect-timeout=500ms",
-                        "idworker.namespace=" + namespace, "idworker.lease.ttl=20s",
+                        "idworker.namespace=" + namespace,
                         "idworker.segment.tags." + segmentTag + ".start-after=1000",
                         "idworker.segment.tags." + sequenceTag + ".start-after=5000",
                         "idworker.segment.min-step=10", "idworker.segment.initial-step=10", "idworker.segment.max-step=100",
@@ -231,7 +231,7 @@ class IdWorkerOperationsTest {
 
     @Test
     void everyArrayIsPresentAndEmptyWithoutGenerators() {
-        new ApplicationContextRunner()
+        new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(IdWorkerOperationsAutoConfiguration.class))
                 .withPropertyValues("management.endpoints.web.exposure.include=idworker")
                 .run(context -> {

@@ -79,7 +79,7 @@ class SchemaInitializationTest {
 
     /** {@code store} over {@code url} with a table name of its own. */
     static ApplicationContextRunner runner(Store store, String url, String table) {
-        return new ApplicationContextRunner()
+        return new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         DataRedisAutoConfiguration.class))
                 .withUserConfiguration(store.app)
@@ -124,7 +124,7 @@ class SchemaInitializationTest {
     @EnumSource(Store.class)
     void tablesThatSpringSqlInitCreatesFromTheShippedDdlAreUsedWithInitializeSchemaNever(Store store) {
         String url = TestNames.h2Url();
-        new ApplicationContextRunner()
+        new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         DataSourceInitializationAutoConfiguration.class, DataRedisAutoConfiguration.class))
                 .withUserConfiguration(store.app)
@@ -140,7 +140,7 @@ class SchemaInitializationTest {
     void theLeaseTableThatSpringSqlInitCreatesServesTheWorker() {
         String url = TestNames.h2Url();
         String namespace = TestNames.namespace();
-        new ApplicationContextRunner()
+        new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         DataSourceInitializationAutoConfiguration.class))
                 .withUserConfiguration(LeaseApp.class)

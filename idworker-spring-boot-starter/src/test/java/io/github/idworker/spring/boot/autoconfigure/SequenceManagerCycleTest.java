@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SequenceManagerCycleTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
             .withAllowCircularReferences(false);
 

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SnowflakeClockPropertyTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
             .withUserConfiguration(DbApp.class);
 
