@@ -58,7 +58,8 @@ class LeaseLoggingTest {
         dataSource.setUser("sa");
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource);
         manager.createSchemaIfMissing();
-        ManualClock clock = ManualClock.ofNow();
+        // ahead of the new namespace's first floor (the record's creation + ttl + max-skew), so no wait
+        ManualClock clock = new ManualClock(System.currentTimeMillis() + 5_000);
         WorkerOptions options = WorkerOptions.builder().namespace("lost-centre").leaseTtl(Duration.ofMillis(600))
                 .clock(clock).shutdownHook(false).build();
         try (AbstractIdWorker worker = new DBIdWorker(manager, options).start()) {

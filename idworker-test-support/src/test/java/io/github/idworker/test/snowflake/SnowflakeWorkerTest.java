@@ -44,6 +44,19 @@ class SnowflakeWorkerTest {
         store.close();
     }
 
+    /**
+     * A short lease: a new namespace's first borrow waits ttl + max-skew by design (the database centre cannot
+     * tell a namespace it never saw from one deleted while a worker held a worker id of it).
+     */
+    private static WorkerOptions.Builder shortLease() {
+        return WorkerOptions.builder().leaseTtl(Duration.ofMillis(600)).maxSkew(Duration.ofMillis(50));
+    }
+
+    /** A manual clock past a new namespace's first floor, so a worker on it need not wait for real time. */
+    private static ManualClock aheadOfTheFirstFloor() {
+        return new ManualClock(System.currentTimeMillis() + 5_000);
+    }
+
     private DBIdWorker worker(WorkerOptions.Builder options) {
         return (DBIdWorker) new DBIdWorker(new JdbcSequenceManager(store.dataSource()),
                 options.namespace(ns).shutdownHook(false).build()).start();
@@ -51,7 +64,7 @@ class SnowflakeWorkerTest {
 
     @Test
     void fourThreadsEachIssuing250000IdsGetUniqueIdsIncreasingPerThread() throws Exception {
-        checkUniqueAcrossThreads(worker(WorkerOptions.builder()), 4, 250_000);
+        checkUniqueAcrossThreads(worker(shortLease()), 4, 250_000);
     }
 
     /**
@@ -60,8 +73,8 @@ class SnowflakeWorkerTest {
      */
     @Test
     void aClockBeyondTheLayoutsLastInstantIsRefusedNotWrapped() {
-        ManualClock clock = ManualClock.ofNow();
-        try (DBIdWorker worker = worker(WorkerOptions.builder().clock(clock).renewAutomatically(false))) {
+        ManualClock clock = aheadOfTheFirstFloor();
+        try (DBIdWorker worker = worker(shortLease().clock(clock).renewAutomatically(false))) {
             long first = worker.nextId();
             SnowflakeLayout layout = worker.layout();
             int shift = layout.workerBits() + layout.sequenceBits();
@@ -72,7 +85,7 @@ class SnowflakeWorkerTest {
                         .hasMessageContaining(layout.endOfLife().toString());
                 assertThatThrownBy(() -> worker.nextIds(3)).isInstanceOf(TimestampExhaustedException.class);
             }
-            clock.set(System.currentTimeMillis() + 1);
+            clock.set(worker.decode(first).timestamp().toEpochMilli() + 1);
             assertThat(worker.nextId()).isGreaterThan(first);
         }
     }
@@ -80,15 +93,15 @@ class SnowflakeWorkerTest {
     /** A clock before the epoch fits no slot: the worker refuses without moving, so no slot is worn out. */
     @Test
     void aClockBeforeTheEpochIsRefusedWithoutSwitching() {
-        ManualClock clock = ManualClock.ofNow();
-        try (DBIdWorker worker = worker(WorkerOptions.builder().clock(clock).renewAutomatically(false))) {
+        ManualClock clock = aheadOfTheFirstFloor();
+        try (DBIdWorker worker = worker(shortLease().clock(clock).renewAutomatically(false))) {
             long first = worker.nextId();
             clock.set(worker.layout().epochMillis() - 1_000);
             assertThatThrownBy(worker::nextId)
                     .isInstanceOf(ClockMovedBackwardsException.class)
                     .hasMessageContaining("before the epoch");
             assertThat(worker.leaseSwitchCount()).isZero();
-            clock.set(System.currentTimeMillis() + 1);
+            clock.set(worker.decode(first).timestamp().toEpochMilli() + 1);
             assertThat(worker.nextId()).isGreaterThan(first);
         }
     }
@@ -127,7 +140,7 @@ class SnowflakeWorkerTest {
 
     @Test
     void batchesAreUniqueIncreasingAndCanSpanManyMilliseconds() {
-        try (DBIdWorker worker = worker(WorkerOptions.builder())) {
+        try (DBIdWorker worker = worker(shortLease())) {
             long[] first = worker.nextIds(10_000);
             long[] second = worker.nextIds(3);
             assertThat(first).hasSize(10_000).doesNotHaveDuplicates();
@@ -143,7 +156,7 @@ class SnowflakeWorkerTest {
     @Test
     void decodeRoundTripsThroughTheLayout() {
         SnowflakeLayout layout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 39, 8, 16);
-        try (DBIdWorker worker = worker(WorkerOptions.builder().layout(layout))) {
+        try (DBIdWorker worker = worker(shortLease().layout(layout))) {
             long before = System.currentTimeMillis();
             long id = worker.nextId();
             long after = System.currentTimeMillis();
@@ -156,7 +169,7 @@ class SnowflakeWorkerTest {
 
     @Test
     void closedWorkerRefusesAndReturnsItsSlot() {
-        DBIdWorker worker = worker(WorkerOptions.builder().leaseTtl(Duration.ofSeconds(5)));
+        DBIdWorker worker = worker(shortLease().leaseTtl(Duration.ofSeconds(2)));
         int slot = worker.currentLease().workerId();
         worker.nextId();
         worker.close();

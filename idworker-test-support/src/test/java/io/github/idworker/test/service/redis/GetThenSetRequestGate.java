@@ -5,6 +5,8 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -33,6 +35,10 @@ final class GetThenSetRequestGate implements RequestGate {
         if (jedis.get(key) != null) {
             return new Admission(Decision.REPLAY, Duration.ZERO);
         }
+        // a millisecond between the two round trips: on a busy two-core machine the racing threads could otherwise
+        // run one after the other (one run admitted all 200 nonces through one gate and none twice), and this
+        // control must show the race every time
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         jedis.set(key, "1", SetParams.setParams().px(nonceTtl.toMillis()));
         return new Admission(allowed ? Decision.ADMITTED : Decision.FORBIDDEN, Duration.ZERO);
     }
