@@ -70,6 +70,25 @@ public enum SerialReset {
         return key.toString();
     }
 
+    /**
+     * The reset whose period keys look like {@code key} ({@code all}, or 8, 6 or 4 digits); {@code null} for a key
+     * of no known form.
+     */
+    public static SerialReset ofPeriod(String key) {
+        if ("all".equals(key)) {
+            return NEVER;
+        }
+        if (key == null || key.isEmpty() || !key.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return null;
+        }
+        return switch (key.length()) {
+            case 8 -> DAILY;
+            case 6 -> MONTHLY;
+            case 4 -> YEARLY;
+            default -> null;
+        };
+    }
+
     /** The last day of the period {@code date} falls in; {@link LocalDate#MAX} for {@link #NEVER}. */
     public LocalDate lastDay(LocalDate date) {
         return switch (this) {

@@ -8,6 +8,7 @@ import io.github.idworker.jdbc.JdbcSchema;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialRange;
+import io.github.idworker.serial.SerialReset;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialStore;
 import io.github.idworker.serial.UnknownSerialRuleException;
@@ -132,6 +133,7 @@ public class JdbcSerialStore implements SerialStore {
     public SerialRule register(SerialRule rule) {
         Optional<SerialRule> stored = find(rule.name());
         if (stored.isEmpty()) {
+            checkPeriodsFit(rule);
             if (insertRule(rule)) {
                 log.info("Registered serial rule {} in table {}", rule, table);
                 return rule;
@@ -151,7 +153,7 @@ public class JdbcSerialStore implements SerialStore {
                     + rule.valueOf(field) + "' but table " + table + " holds '" + held.valueOf(field) + "' for rule '"
                     + rule.name() + "' (differing: " + String.join(", ", shape) + "). A rule's prefix, date-pattern, "
                     + "width, reset and zone never change, because strings handed out before could be printed again: "
-                    + "configure what the table holds, or use a new rule name.");
+                    + "configure what the table holds, or add a new rule with a prefix of its own.");
         }
         List<String> tuned = new ArrayList<>();
         for (String field : List.of("start", "max", "critical", "min-batch", "max-batch")) {
@@ -221,6 +223,7 @@ public class JdbcSerialStore implements SerialStore {
         }
         String shape = rs.getString(12);
         if (shape == null) {
+            checkPeriodsFit(rule);
             pinShape(rule);
         } else {
             List<String> edited = rule.shapeDifferences(shape);
@@ -233,6 +236,41 @@ public class JdbcSerialStore implements SerialStore {
             }
         }
         return rule;
+    }
+
+    /**
+     * Refuses a rule whose shape cannot be checked against its past: the rule table has no row for it (deleted or
+     * lost), or a row without its shape text, yet the period table holds periods of it that the rule's reset would
+     * never name. Numbering would then start again at {@code start} in periods of another form, and the strings
+     * could be ones printed before (a daily rule turned monthly prints the same date with numbers from 1 again).
+     */
+    private void checkPeriodsFit(SerialRule rule) {
+        // one period of each key length is enough: the forms differ in length
+        String sql = "SELECT MIN(period) FROM " + periodTable + " WHERE rule_name = ? GROUP BY CHAR_LENGTH(period)";
+        List<String> samples = jdbc.run("read the periods of serial rule '" + rule.name() + "'", s -> {
+            List<String> keys = new ArrayList<>();
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setString(1, rule.name());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(rs.getString(1));
+                    }
+                }
+            }
+            return keys;
+        });
+        for (String key : samples) {
+            SerialReset kept = SerialReset.ofPeriod(key);
+            if (kept != rule.reset()) {
+                throw new IdWorkerConfigurationException(SerialRule.property(rule.name(), "reset"), "is '"
+                        + rule.reset().propertyValue() + "' but table " + periodTable + " holds periods of rule '"
+                        + rule.name() + "' kept " + (kept == null ? "in another form" : "with reset '"
+                        + kept.propertyValue() + "'") + " (period '" + key + "'), and table " + table + " has no "
+                        + "shape of the rule to check against (its row is gone or has no shape), so numbering would "
+                        + "start again at its start and could print strings of the past again. Put the rule's row "
+                        + "back, configure the rule as it was, or add a new rule with a prefix of its own.");
+            }
+        }
     }
 
     private void pinShape(SerialRule rule) {

@@ -11,8 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -365,6 +367,35 @@ public abstract class AbstractSerialStoreContractTest {
                 .hasMessageContaining("'" + rule.valueOf(field) + "'")
                 .hasMessageContaining("'" + other.valueOf(field) + "'");
         assertThat(store.newStore().find(rule.name())).as("the stored rule is unchanged").contains(rule);
+    }
+
+    /**
+     * The rule's record is lost while the high-waters of its periods survive, and the next deployment configures
+     * another reset with the same prefix and date pattern. The new reset's periods have no high-water, so
+     * numbering would start again at 1 and print strings of the past again (a daily rule turned monthly prints
+     * the same date): the registration is refused naming {@code reset}; the rule as it was registers again and
+     * continues above its high-water.
+     */
+    @ParameterizedTest(name = "{0} to {1}")
+    @CsvSource({"daily, monthly", "daily, never", "never, daily", "monthly, yearly"})
+    void aRuleWhoseRecordWasLostCannotComeBackWithAnotherReset(String before, String after) {
+        SerialRule rule = newRule(6).reset(SerialReset.parse(before)).build();
+        SerialRule changed = rule.toBuilder().reset(SerialReset.parse(after)).build();
+        LocalDate day = LocalDate.of(2026, 11, 23);
+        String period = rule.reset().period(day);
+        store.newStore().register(rule);
+        assertThat(store.newStore().reserve(rule, period, 10).last()).isEqualTo(10);
+
+        store.deleteRuleRecordOnly(rule.name());
+        assertThatThrownBy(() -> store.newStore().register(changed))
+                .isInstanceOfSatisfying(IdWorkerConfigurationException.class,
+                        e -> assertThat(e.getProperty()).isEqualTo(SerialRule.property(rule.name(), "reset")))
+                .hasMessageContaining("'" + after + "'").hasMessageContaining("'" + before + "'")
+                .hasMessageContaining("'" + period + "'");
+        assertThat(store.newStore().find(rule.name())).as("nothing registered").isEmpty();
+
+        assertThat(store.newStore().register(rule)).isEqualTo(rule);
+        assertThat(store.newStore().reserve(rule, period, 1).first()).as("numbering continues above").isEqualTo(11);
     }
 
     @Test

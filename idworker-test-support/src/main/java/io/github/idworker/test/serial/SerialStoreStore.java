@@ -15,6 +15,12 @@ public interface SerialStoreStore extends AutoCloseable {
     /** Removes the rule {@code rule} and every period of it, so nothing is left for another test to trip on. */
     void deleteRule(String rule);
 
+    /**
+     * Deletes the rule's own record only, keeping the high-waters of its periods, as a lost row or an operator's
+     * mistake would.
+     */
+    void deleteRuleRecordOnly(String rule);
+
     /** Sets the rule's {@code start} and {@code max} in the backing store, as an operator tuning the rule would. */
     void setLimits(String rule, long start, long max);
 

@@ -93,6 +93,11 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
         execute("DELETE FROM " + table + " WHERE rule_name = ?", rule);
     }
 
+    @Override
+    public void deleteRuleRecordOnly(String rule) {
+        execute("DELETE FROM " + table + " WHERE rule_name = ?", rule);
+    }
+
     /** How many period rows the table holds for {@code rule}. */
     public int periodRows(String rule) {
         try (Connection c = dataSource.getConnection();

@@ -444,6 +444,33 @@ class LocalSerialNumbersTest {
     }
 
     /**
+     * The rule's row is lost and an operator puts it back by hand, without its shape text and with another reset
+     * (monthly): the periods of the daily rule survive, so the monthly rule would print the day's strings again
+     * from 1. The lookup refuses to pin that shape, naming the property; the row as it was serves the rule again,
+     * above what was handed out. (Found by an adversarial review.)
+     */
+    @Test
+    void aRuleRowPutBackWithoutItsShapeAndAnotherResetIsRefused() {
+        SerialRule rule = register(newRule(4));
+        LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), Duration.ofMillis(200));
+        String first = node.next(rule.name());
+        assertThat(first).isEqualTo("ORD202611230001");
+        store.deleteRuleRecordOnly(rule.name());
+        store.insertRule(rule.toBuilder().reset(SerialReset.MONTHLY).build());
+        assertThatThrownBy(() -> store.newStore().find(rule.name()))
+                .isInstanceOfSatisfying(IdWorkerConfigurationException.class,
+                        e -> assertThat(e.getProperty()).isEqualTo(SerialRule.property(rule.name(), "reset")))
+                .hasMessageContaining("'monthly'").hasMessageContaining("'daily'");
+        store.deleteRuleRecordOnly(rule.name());
+        store.insertRule(rule);
+        assertThat(store.newStore().find(rule.name())).contains(rule);
+        String next = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .ignoreException(IdWorkerConfigurationException.class)
+                .until(() -> node.next(rule.name()), s -> true);
+        assertThat(next).startsWith("ORD20261123").isGreaterThan(first);
+    }
+
+    /**
      * An operator lowers {@code max} in the table: the next reservation obeys it at once, also through a store
      * whose caller still holds the rule as read before. (Found by an adversarial review: 2 951 numbers past a
      * lowered max.)

@@ -153,7 +153,7 @@ class SerialStoreConfigTest {
                     IdWorkerConfigurationException.class);
             assertThat(cause.getProperty()).isEqualTo("idworker.serial.rules.order.width");
             assertThat(cause.getMessage()).contains("'8'").contains("idworker_serial_rule holds '6'")
-                    .contains("new rule name");
+                    .contains("new rule with a prefix of its own");
             FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("serialRuleRegistration")
                     .contains("idworker.serial.rules.order.width");
