@@ -320,7 +320,9 @@ class DBIdWorkerConfigTest {
 
     @Test
     void theJdbcTimeoutsDefaultToTwoAndFiveSecondsBelowTheDefaultHeartbeat() {
-        withDefaults(TestNames.h2Url(), TestNames.namespace()).run(context -> {
+        // the JDBC timeouts as they default; a lease just long enough for them, so the first borrow waits 4 s
+        withDefaults(TestNames.h2Url(), TestNames.namespace()).withPropertyValues("idworker.lease.ttl=4100ms",
+                "idworker.lease.heartbeat-interval=2050ms", "idworker.lease.max-skew=10ms").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(JdbcSequenceManager.class).timeouts()).isEqualTo(JdbcTimeouts.defaults());
             assertThat(JdbcTimeouts.defaults().statementTimeout()).as("below the default heartbeat, a third of the ttl")

@@ -273,7 +273,7 @@ class SegmentIdGeneratorsConfigTest {
 
     @Test
     void worksBesideTheSnowflakeWorkerOnTheSameDataSource() {
-        runner.withUserConfiguration(SnowflakeAndSegmentsApp.class)
+        runner.withUserConfiguration(SnowflakeAndSegmentsApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(),
                         "idworker.namespace=" + TestNames.namespace(), "idworker.segment.auto-create=true")
                 .run(context -> {

@@ -7,11 +7,11 @@ final class TestNames {
 
     /**
      * A short lease for tests of the database centre. A fresh namespace's first borrow waits ttl + max-skew by
-     * design (about 2.3 s here rather than 16 s with the defaults); the statement timeout is whole seconds, at
+     * design (about 2 s here rather than 16 s with the defaults); the statement timeout is whole seconds, at
      * least 1 s, and below the heartbeat, which is at most ttl / 2.
      */
-    static final String[] SHORT_DB_LEASE = {"idworker.lease.ttl=2200ms", "idworker.lease.heartbeat-interval=1100ms",
-            "idworker.lease.max-skew=50ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"};
+    static final String[] SHORT_DB_LEASE = {"idworker.lease.ttl=2002ms", "idworker.lease.heartbeat-interval=1001ms",
+            "idworker.lease.max-skew=10ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"};
 
     private TestNames() {
     }

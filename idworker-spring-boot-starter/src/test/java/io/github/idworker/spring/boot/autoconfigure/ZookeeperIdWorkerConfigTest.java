@@ -343,7 +343,7 @@ class ZookeeperIdWorkerConfigTest {
                 .withClassLoader(new FilteredClassLoader("org.apache.curator", "org.apache.zookeeper",
                         "io.github.idworker.lease.zookeeper", "io.github.idworker.snowflake.zookeeper"))
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
-                .withUserConfiguration(DbApp.class)
+                .withUserConfiguration(DbApp.class).withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(),
                         "idworker.namespace=" + TestNames.namespace(), "idworker.zookeeper.connect-string=ignored:2181")
                 .run(context -> {
