@@ -55,7 +55,9 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>{@code {idworker:serial:order}:20261123} — hash {@code lo} (last number issued), {@code hi} (last number
  *       of the stock), {@code run_id} (the identity of the Redis that installed it: its run id and replication id), {@code installed_ms}; it expires
- *       two days after its period ends;</li>
+ *       two days after its period ends by the installing node's clock, counted as a relative expiry so that
+ *       Redis's own clock need not agree with it (an early expiry only makes a gap: the next refill reserves
+ *       above the database's high-water);</li>
  *   <li>{@code {idworker:serial:order}:20261123:lock} — the refill lock, holding its owner's random token;</li>
  *   <li>{@code {idworker:serial:order}:use:<n>} — numbers taken in the {@code n}-th 5-minute bucket since the
  *       epoch, expiring after 65 minutes: demand counters nobody resets.</li>
@@ -380,7 +382,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             SerialRange range = store.reserve(rule, stock.period, batch);
             List<Object> installed = executor.execute(INSTALL, List.of(stock.stockKey, stock.lockKey),
                     List.of(token, Long.toString(range.first()), Long.toString(range.last()),
-                            Long.toString(stock.expireAtMillis)));
+                            Long.toString(stock.ttlMillis(options.clock().millis()))));
             String result = ScriptReplies.text(installed, 0, "serial-install");
             switch (result) {
                 case "EXTENDED", "REPLACED" -> {
@@ -465,6 +467,15 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
                     : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
                             + PERIOD_GRACE_MILLIS;
+        }
+
+        /**
+         * The stock's life in Redis counted from now: the rest of its period by this node's clock plus the grace.
+         * Relative, because Redis expires by its own clock; at least the grace, so a node whose clock already
+         * shows the period over still installs a stock that lives long enough to serve the calls that chose it.
+         */
+        long ttlMillis(long nowMillis) {
+            return expireAtMillis == 0 ? 0 : Math.max(expireAtMillis - nowMillis, PERIOD_GRACE_MILLIS);
         }
 
         String useKey(long bucket) {

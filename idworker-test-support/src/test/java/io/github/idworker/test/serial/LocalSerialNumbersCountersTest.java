@@ -42,7 +42,7 @@ class LocalSerialNumbersCountersTest {
         InMemorySerialStore store = new InMemorySerialStore();
         SerialRule rule = store.register(SerialRule.builder("daily").prefix("ORD").datePattern("yyyyMMdd").width(6)
                 .reset(SerialReset.DAILY).zone("UTC").build());
-        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T12:00:00Z").toEpochMilli());
+        ManualClock clock = new ManualClock(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(12)).toEpochMilli());
         SerialRules rules = new SerialRules(store, Duration.ofHours(1));
         AtomicLong handedOut = new AtomicLong();
         AtomicLong lastIssued = new AtomicLong();
@@ -91,7 +91,7 @@ class LocalSerialNumbersCountersTest {
     void aRuleRefusedForAChangedShapeIsFailingFromMemory() {
         InMemorySerialStore store = new InMemorySerialStore();
         SerialRule rule = store.register(SerialRule.builder("refused").prefix("INV").width(6).build());
-        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T12:00:00Z").toEpochMilli());
+        ManualClock clock = new ManualClock(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(12)).toEpochMilli());
         SerialRules rules = new SerialRules(store, Duration.ofMillis(1), "memory", Runnable::run);
         try (LocalSerialNumbers serials = new LocalSerialNumbers(store, rules, clock)) {
             serials.next(rule.name());

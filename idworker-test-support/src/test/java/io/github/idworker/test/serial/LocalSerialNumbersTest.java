@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,10 +52,20 @@ import static org.awaitility.Awaitility.await;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class LocalSerialNumbersTest {
 
-    /** 23:59:59 on 2026-11-23 in Asia/Shanghai. */
-    private static final long BEFORE_MIDNIGHT = Instant.parse("2026-11-23T15:59:59Z").toEpochMilli();
-    /** 00:00:00 on 2026-11-24 in Asia/Shanghai. */
-    private static final long MIDNIGHT = Instant.parse("2026-11-23T16:00:00Z").toEpochMilli();
+    private static final ZoneId SHANGHAI = ZoneId.of("Asia/Shanghai");
+
+    /** The next midnight in Asia/Shanghai: the tests' days move with the calendar, they never pin one. */
+    private static final long MIDNIGHT = LocalDate.now(SHANGHAI).plusDays(1).atStartOfDay(SHANGHAI).toInstant()
+            .toEpochMilli();
+    /** 23:59:59 of the day before {@link #MIDNIGHT} in Asia/Shanghai. */
+    private static final long BEFORE_MIDNIGHT = MIDNIGHT - 1_000;
+    /** 11:00 of that day in Asia/Shanghai (03:00 UTC). */
+    private static final long MORNING = MIDNIGHT - TimeUnit.HOURS.toMillis(13);
+    /** {@code yyyyMMdd} of that day, and of the day after. */
+    private static final String DAY = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(SHANGHAI)
+            .format(Instant.ofEpochMilli(BEFORE_MIDNIGHT));
+    private static final String NEXT_DAY = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(SHANGHAI)
+            .format(Instant.ofEpochMilli(MIDNIGHT));
     private static final int NODES = 4;
     private static final int THREADS_PER_NODE = 4;
     /**
@@ -175,7 +188,7 @@ class LocalSerialNumbersTest {
     @Test
     void fourNodesOfFourThreadsNeverRepeatAStringAndEachThreadsNumbersIncrease() throws Exception {
         SerialRule rule = register(newRule(8).minBatch(10).maxBatch(200));
-        ManualClock clock = new ManualClock(Instant.parse("2026-11-23T03:00:00Z").toEpochMilli());
+        ManualClock clock = new ManualClock(MORNING);
         List<LocalSerialNumbers> nodes = nodes(clock);
         int perThread = 5_000;
         List<List<String>> byThread = onThreads(NODES * THREADS_PER_NODE, t -> () -> {
@@ -195,7 +208,7 @@ class LocalSerialNumbersTest {
         for (List<String> serials : byThread) {
             long previous = 0;
             for (String s : serials) {
-                assertThat(s).startsWith("ORD20261123").hasSize(3 + 8 + 8);
+                assertThat(s).startsWith("ORD" + DAY).hasSize(3 + 8 + 8);
                 if (numberOf(s) <= previous) {
                     fail("a thread got %s after number %d from one node", s, previous);
                 }
@@ -205,7 +218,7 @@ class LocalSerialNumbersTest {
         assertNoStringTwice(byThread);
         long highest = byThread.stream().flatMap(List::stream).mapToLong(LocalSerialNumbersTest::numberOf).max()
                 .orElseThrow();
-        assertThat(store.newStore().highWater(rule.name(), "20261123").orElseThrow()).isGreaterThanOrEqualTo(highest);
+        assertThat(store.newStore().highWater(rule.name(), DAY).orElseThrow()).isGreaterThanOrEqualTo(highest);
     }
 
     /** One call of a thread in the rollover test: the serial and whether the clock had passed midnight around it. */
@@ -264,10 +277,10 @@ class LocalSerialNumbersTest {
             for (Call c : calls) {
                 String date = dateOf(c.serial());
                 if (c.midnightBefore()) {
-                    assertThat(date).as("%s, handed out after midnight", c.serial()).isEqualTo("20261124");
+                    assertThat(date).as("%s, handed out after midnight", c.serial()).isEqualTo(NEXT_DAY);
                 }
                 if (!c.midnightAfter()) {
-                    assertThat(date).as("%s, handed out before midnight", c.serial()).isEqualTo("20261123");
+                    assertThat(date).as("%s, handed out before midnight", c.serial()).isEqualTo(DAY);
                 }
                 assertThat(date).as("the date never goes back").isGreaterThanOrEqualTo(previousDate);
                 if (date.equals(previousDate) && numberOf(c.serial()) <= previous) {
@@ -279,7 +292,7 @@ class LocalSerialNumbersTest {
         }
         List<List<String>> serials = byThread.stream().map(calls -> calls.stream().map(Call::serial).toList()).toList();
         assertNoStringTwice(serials);
-        for (String day : List.of("20261123", "20261124")) {
+        for (String day : List.of(DAY, NEXT_DAY)) {
             List<Long> numbers = serials.stream().flatMap(List::stream).filter(s -> dateOf(s).equals(day))
                     .map(LocalSerialNumbersTest::numberOf).toList();
             assertThat(numbers).as("numbers of %s", day).isNotEmpty().allSatisfy(n -> assertThat(n).isBetween(100L, 999_999L));
@@ -296,15 +309,15 @@ class LocalSerialNumbersTest {
         String before = node.next(rule.name());
         clock.set(MIDNIGHT);
         String after = node.next(rule.name());
-        assertThat(before).isEqualTo("ORD20261123000001");
-        assertThat(after).isEqualTo("ORD20261124000002");
+        assertThat(before).isEqualTo("ORD" + DAY + "000001");
+        assertThat(after).isEqualTo("ORD" + NEXT_DAY + "000002");
         assertThat(store.newStore().highWater(rule.name(), "all")).isPresent();
     }
 
     @Test
     void atMaxEveryNodeFailsAndTheLargestNumberHandedOutIsExactlyMax() throws Exception {
         SerialRule rule = register(newRule(4).max(3_000).minBatch(10).maxBatch(100));
-        ManualClock clock = new ManualClock(Instant.parse("2026-11-23T03:00:00Z").toEpochMilli());
+        ManualClock clock = new ManualClock(MORNING);
         List<LocalSerialNumbers> nodes = nodes(clock);
         List<List<String>> byThread = onThreads(NODES * THREADS_PER_NODE, t -> () -> {
             LocalSerialNumbers node = nodes.get(t % NODES);
@@ -314,7 +327,7 @@ class LocalSerialNumbersTest {
                     got.add(node.next(rule.name()));
                 } catch (SerialExhaustedException e) {
                     assertThat(e.getRule()).isEqualTo(rule.name());
-                    assertThat(e.getPeriod()).isEqualTo("20261123");
+                    assertThat(e.getPeriod()).isEqualTo(DAY);
                     assertThat(e.getMax()).isEqualTo(3_000);
                     return got;
                 }
@@ -324,27 +337,27 @@ class LocalSerialNumbersTest {
         List<Long> numbers = byThread.stream().flatMap(List::stream).map(LocalSerialNumbersTest::numberOf).toList();
         assertThat(numbers).filteredOn(n -> n > 3_000).as("numbers past max").isEmpty();
         assertThat(numbers.stream().mapToLong(Long::longValue).max().orElseThrow()).isEqualTo(3_000);
-        assertThat(store.newStore().highWater(rule.name(), "20261123")).hasValue(3_000);
+        assertThat(store.newStore().highWater(rule.name(), DAY)).hasValue(3_000);
         for (LocalSerialNumbers node : nodes) {
             assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(SerialExhaustedException.class)
-                    .hasMessageContaining("'" + rule.name() + "'").hasMessageContaining("20261123")
+                    .hasMessageContaining("'" + rule.name() + "'").hasMessageContaining(DAY)
                     .hasMessageContaining("3000");
             assertThatThrownBy(() -> node.next(rule.name(), 2)).isInstanceOf(SerialExhaustedException.class);
         }
         clock.set(MIDNIGHT);
-        assertThat(nodes.get(0).next(rule.name())).as("the next day has numbers again").isEqualTo("ORD202611240001");
+        assertThat(nodes.get(0).next(rule.name())).as("the next day has numbers again").isEqualTo("ORD" + NEXT_DAY + "0001");
     }
 
     @Test
     void aBatchIsIncreasingStringsOfOnePeriod() {
         SerialRule rule = register(newRule(6).minBatch(10).maxBatch(100));
         LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
-        assertThat(node.next(rule.name(), 7)).containsExactly("ORD20261123000001", "ORD20261123000002",
-                "ORD20261123000003", "ORD20261123000004", "ORD20261123000005", "ORD20261123000006",
-                "ORD20261123000007");
+        assertThat(node.next(rule.name(), 7)).containsExactly("ORD" + DAY + "000001", "ORD" + DAY + "000002",
+                "ORD" + DAY + "000003", "ORD" + DAY + "000004", "ORD" + DAY + "000005", "ORD" + DAY + "000006",
+                "ORD" + DAY + "000007");
         for (int n : new int[] {1, 55, 100, 100, 3}) {
             List<String> batch = node.next(rule.name(), n);
-            assertThat(batch).hasSize(n).allSatisfy(s -> assertThat(s).startsWith("ORD20261123").hasSize(17));
+            assertThat(batch).hasSize(n).allSatisfy(s -> assertThat(s).startsWith("ORD" + DAY).hasSize(17));
             for (int i = 1; i < batch.size(); i++) {
                 assertThat(numberOf(batch.get(i))).isGreaterThan(numberOf(batch.get(i - 1)));
             }
@@ -359,7 +372,7 @@ class LocalSerialNumbersTest {
             assertThatThrownBy(() -> node.next(rule.name(), count)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("count").hasMessageContaining(String.valueOf(count));
         }
-        assertThat(store.newStore().highWater(rule.name(), "20261123")).as("nothing reserved").isEmpty();
+        assertThat(store.newStore().highWater(rule.name(), DAY)).as("nothing reserved").isEmpty();
         assertThat(node.next(rule.name(), 100)).hasSize(100);
     }
 
@@ -381,7 +394,7 @@ class LocalSerialNumbersTest {
         LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), SerialRules.DEFAULT_REFRESH);
         assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(UnknownSerialRuleException.class);
         store.insertRule(rule);
-        assertThat(node.next(rule.name())).isEqualTo("INV2026112300001");
+        assertThat(node.next(rule.name())).isEqualTo("INV" + DAY + "00001");
     }
 
     @Test
@@ -392,7 +405,7 @@ class LocalSerialNumbersTest {
         for (int i = 0; i < 20; i++) {
             got.add(node.next(rule.name()));
         }
-        assertThat(got).last().isEqualTo("ORD202611230020");
+        assertThat(got).last().isEqualTo("ORD" + DAY + "0020");
         assertThatThrownBy(() -> node.next(rule.name())).isInstanceOf(SerialExhaustedException.class);
         assertThatThrownBy(() -> node.next(rule.name(), 15)).isInstanceOf(IllegalArgumentException.class);
 
@@ -417,7 +430,7 @@ class LocalSerialNumbersTest {
      * An operator edits a rule's shape in the table (daily → monthly): the rule would print the strings of the
      * first days of the month again. The lookup refuses the row, naming the property, and the node stops serving
      * the rule instead of guessing; putting the row back serves it again. (Found by an adversarial review:
-     * {@code ORD202611230001..0003} handed out twice.)
+     * {@code ORD<day>0001..0003} handed out twice.)
      */
     @Test
     void aShapeEditedInTheTableStopsTheRuleInsteadOfPrintingAStringTwice() {
@@ -425,7 +438,7 @@ class LocalSerialNumbersTest {
         LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), Duration.ofMillis(200));
         List<String> issued = new ArrayList<>();
         issued.add(node.next(rule.name()));
-        assertThat(issued.get(0)).isEqualTo("ORD202611230001");
+        assertThat(issued.get(0)).isEqualTo("ORD" + DAY + "0001");
         store.setRuleText(rule.name(), "reset_period", "monthly");
         assertThatThrownBy(() -> store.newStore().find(rule.name()))
                 .isInstanceOfSatisfying(IdWorkerConfigurationException.class,
@@ -439,7 +452,7 @@ class LocalSerialNumbersTest {
         issued.add(await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
                 .ignoreException(IdWorkerConfigurationException.class)
                 .until(() -> node.next(rule.name()), s -> true));
-        assertThat(issued).doesNotHaveDuplicates().allSatisfy(s -> assertThat(s).startsWith("ORD20261123"));
+        assertThat(issued).doesNotHaveDuplicates().allSatisfy(s -> assertThat(s).startsWith("ORD" + DAY));
         assertThat(issued).isSortedAccordingTo(String::compareTo);
     }
 
@@ -454,7 +467,7 @@ class LocalSerialNumbersTest {
         SerialRule rule = register(newRule(4));
         LocalSerialNumbers node = node(new ManualClock(BEFORE_MIDNIGHT), Duration.ofMillis(200));
         String first = node.next(rule.name());
-        assertThat(first).isEqualTo("ORD202611230001");
+        assertThat(first).isEqualTo("ORD" + DAY + "0001");
         store.deleteRuleRecordOnly(rule.name());
         store.insertRule(rule.toBuilder().reset(SerialReset.MONTHLY).build());
         assertThatThrownBy(() -> store.newStore().find(rule.name()))
@@ -467,7 +480,7 @@ class LocalSerialNumbersTest {
         String next = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
                 .ignoreException(IdWorkerConfigurationException.class)
                 .until(() -> node.next(rule.name()), s -> true);
-        assertThat(next).startsWith("ORD20261123").isGreaterThan(first);
+        assertThat(next).startsWith("ORD" + DAY).isGreaterThan(first);
     }
 
     /**
@@ -479,11 +492,11 @@ class LocalSerialNumbersTest {
     void aMaxLoweredInTheTableCapsTheNextReservationAtOnce() {
         SerialRule rule = register(newRule(6).minBatch(100).maxBatch(100));
         JdbcSerialStore s = store.newStore();
-        assertThat(s.reserve(rule, "20261123", 100).last()).isEqualTo(100);
+        assertThat(s.reserve(rule, DAY, 100).last()).isEqualTo(100);
         store.setRuleColumn(rule.name(), "max_number", 150);
-        assertThat(s.reserve(rule, "20261123", 100).last()).as("capped at the table's max, not the caller's")
+        assertThat(s.reserve(rule, DAY, 100).last()).as("capped at the table's max, not the caller's")
                 .isEqualTo(150);
-        assertThatThrownBy(() -> s.reserve(rule, "20261123", 1))
+        assertThatThrownBy(() -> s.reserve(rule, DAY, 1))
                 .isInstanceOfSatisfying(SerialExhaustedException.class, e -> assertThat(e.getMax()).isEqualTo(150));
     }
 

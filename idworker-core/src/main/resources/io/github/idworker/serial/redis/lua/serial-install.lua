@@ -9,7 +9,8 @@
 --   ARGV[1]  token     the caller's lock token
 --   ARGV[2]  first     first number of the reserved range
 --   ARGV[3]  last      last number of the reserved range
---   ARGV[4]  expireAt  epoch ms after which the period's stock may go (0 = never)
+--   ARGV[4]  ttl       ms from now (Redis's now) after which the period's stock may go (0 = never). Relative, so
+--                      an application clock days away from Redis's never expires a live stock at once
 -- Reply:
 --   {'EXTENDED', left}   the range continues the stock (first = hi + 1): the stock now ends at last
 --   {'REPLACED', left}   no usable stock, or the range starts above hi + 1 (an earlier reservation was lost, a
@@ -64,6 +65,6 @@ if not reply then
   reply = {'REPLACED', last - first + 1}
 end
 if ARGV[4] ~= '0' then
-  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
 return reply

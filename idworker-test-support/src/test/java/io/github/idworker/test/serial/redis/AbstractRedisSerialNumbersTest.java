@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -63,8 +62,24 @@ abstract class AbstractRedisSerialNumbersTest {
         harness.close();
     }
 
-    private static long shanghai(String localDateTime) {
-        return ZonedDateTime.of(java.time.LocalDateTime.parse(localDateTime), SHANGHAI).toInstant().toEpochMilli();
+    private static final java.time.format.DateTimeFormatter DAY = java.time.format.DateTimeFormatter
+            .ofPattern("yyyyMMdd").withZone(SHANGHAI);
+
+    /** Redis's own clock, epoch ms: manual clocks are set relative to it, never to a fixed day. */
+    private long redisNow() {
+        Object millis = harness.admin().eval(
+                "local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)");
+        return (Long) millis;
+    }
+
+    /** The next midnight in Shanghai after Redis's now: a day that moves with the calendar. */
+    private long nextShanghaiMidnight() {
+        return Instant.ofEpochMilli(redisNow()).atZone(SHANGHAI).toLocalDate().plusDays(1)
+                .atStartOfDay(SHANGHAI).toInstant().toEpochMilli();
+    }
+
+    private static String day(long millis) {
+        return DAY.format(Instant.ofEpochMilli(millis));
     }
 
     @Test
@@ -128,26 +143,58 @@ abstract class AbstractRedisSerialNumbersTest {
 
     @Test
     void eachPeriodHasItsOwnDateAndCountAndAStockOfYesterdayNeverServesToday() {
-        ManualClock clock = new ManualClock(shanghai("2026-11-23T23:59:59"));
+        long midnight = nextShanghaiMidnight();
+        String before = day(midnight - 1);
+        String after = day(midnight);
+        ManualClock clock = new ManualClock(midnight - 1_000);
         SerialRule rule = harness.newRule(b -> b.prefix("ORD").datePattern("yyyyMMdd").width(6).reset("daily")
                 .zone("Asia/Shanghai").minBatch(100).maxBatch(100).critical(10));
         RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().clock(clock).build());
         RedisSerialNumbers other = harness.newNode(SerialRedisHarness.options().clock(clock).build());
-        assertThat(node.next(rule.name())).isEqualTo("ORD20261123000001");
-        assertThat(other.next(rule.name(), 3)).containsExactly("ORD20261123000002", "ORD20261123000003",
-                "ORD20261123000004");
+        assertThat(node.next(rule.name())).isEqualTo("ORD" + before + "000001");
+        assertThat(other.next(rule.name(), 3)).containsExactly("ORD" + before + "000002", "ORD" + before + "000003",
+                "ORD" + before + "000004");
         // yesterday's stock still holds 96 numbers when midnight passes in Shanghai
-        clock.set(shanghai("2026-11-24T00:00:00"));
-        assertThat(other.next(rule.name())).isEqualTo("ORD20261124000001");
-        assertThat(node.next(rule.name(), 2)).containsExactly("ORD20261124000002", "ORD20261124000003");
+        clock.set(midnight);
+        assertThat(other.next(rule.name())).isEqualTo("ORD" + after + "000001");
+        assertThat(node.next(rule.name(), 2)).containsExactly("ORD" + after + "000002", "ORD" + after + "000003");
         // a node whose clock is still before midnight draws from yesterday's stock, with yesterday's date
-        ManualClock late = new ManualClock(shanghai("2026-11-23T23:59:59.900"));
+        ManualClock late = new ManualClock(midnight - 100);
         RedisSerialNumbers lagging = harness.newNode(SerialRedisHarness.options().clock(late).build());
-        assertThat(lagging.next(rule.name())).isEqualTo("ORD20261123000005");
-        // in UTC it is still the 23rd: the rule's zone decides, not the machine's
-        assertThat(Instant.ofEpochMilli(clock.millis()).atZone(ZoneId.of("UTC")).getDayOfMonth()).isEqualTo(23);
-        assertThat(harness.newStore().highWater(rule.name(), "20261123")).hasValue(100);
-        assertThat(harness.newStore().highWater(rule.name(), "20261124")).hasValue(100);
+        assertThat(lagging.next(rule.name())).isEqualTo("ORD" + before + "000005");
+        // in UTC it is still the day before (Shanghai is UTC+8): the rule's zone decides, not the machine's
+        assertThat(DAY.withZone(ZoneId.of("UTC")).format(Instant.ofEpochMilli(clock.millis()))).isEqualTo(before);
+        assertThat(harness.newStore().highWater(rule.name(), before)).hasValue(100);
+        assertThat(harness.newStore().highWater(rule.name(), after)).hasValue(100);
+    }
+
+    /**
+     * A node whose clock is days away from Redis's (behind, then ahead) still serves its rule from one stock:
+     * the stock's expiry is relative, so Redis's clock does not expire it at once, and the date printed is the
+     * node's. On a stock that expired at an absolute time of the node's clock the behind case refilled on every
+     * call, or ran dry.
+     */
+    @Test
+    void aNodeClockThreeDaysBehindOrAheadOfRedisStillServesFromOneStock() {
+        for (long skew : new long[] {-Duration.ofDays(3).toMillis(), Duration.ofDays(3).toMillis()}) {
+            ManualClock clock = new ManualClock(redisNow() + skew);
+            SerialRule rule = harness.newRule(b -> b.prefix("ORD").datePattern("yyyyMMdd").width(6).reset("daily")
+                    .zone("Asia/Shanghai").minBatch(50).maxBatch(50).critical(5));
+            RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().clock(clock)
+                    .refillExecutor(Runnable::run).build());
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                got.add(node.next(rule.name()));
+            }
+            String date = day(clock.millis());
+            assertThat(got).as("skew %d ms", skew).first().isEqualTo("ORD" + date + "000001");
+            assertThat(got).as("skew %d ms", skew).last().isEqualTo("ORD" + date + "000020");
+            assertThat(node.refills()).as("refills with skew %d ms: one stock served all 20 calls", skew)
+                    .isEqualTo(1);
+            long ttl = harness.admin().pttl(SerialRedisHarness.stockKey(rule.name(), date));
+            assertThat(ttl).as("the stock's life in Redis with skew %d ms", skew)
+                    .isGreaterThan(Duration.ofDays(2).toMillis());
+        }
     }
 
     @Test
@@ -230,8 +277,7 @@ abstract class AbstractRedisSerialNumbersTest {
 
     @Test
     void aBurstOfTenTimesTheSteadyPaceGrowsTheRefills() {
-        long start = shanghai("2026-11-23T10:00:00");
-        ManualClock clock = new ManualClock(start);
+        ManualClock clock = new ManualClock(redisNow());
         SerialRule rule = harness.newRule(b -> b.prefix("B").width(9).minBatch(10).maxBatch(100_000).critical(5));
         // a refill covers 5 minutes of demand; refills run on the caller's thread so the sizes are deterministic
         RedisSerialNumbers node = harness.newNode(SerialRedisHarness.options().clock(clock)
@@ -362,8 +408,8 @@ abstract class AbstractRedisSerialNumbersTest {
      */
     @Test
     void manyThreadsAcrossMidnightNeverRepeatAndEachDayCountsFromOne() throws Exception {
-        ManualClock clock = new ManualClock(shanghai("2026-11-23T23:59:59"));
-        long midnight = shanghai("2026-11-24T00:00:00");
+        long midnight = nextShanghaiMidnight();
+        ManualClock clock = new ManualClock(midnight - 1_000);
         SerialRule rule = harness.newRule(b -> b.prefix("ORD").datePattern("yyyyMMdd").width(6).reset("daily")
                 .zone("Asia/Shanghai").minBatch(20).maxBatch(50).critical(5));
         List<RedisSerialNumbers> nodes = List.of(
@@ -400,17 +446,15 @@ abstract class AbstractRedisSerialNumbersTest {
         }
         List<String> all = calls.stream().flatMap(c -> c.serials().stream()).toList();
         assertThat(all).doesNotHaveDuplicates();
-        java.time.format.DateTimeFormatter day = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd")
-                .withZone(SHANGHAI);
         for (Got c : calls) {
             String printed = c.serials().get(0).substring(3, 11);
             assertThat(printed).as("date of %s", c.serials())
-                    .isIn(day.format(Instant.ofEpochMilli(c.clockBefore())), day.format(Instant.ofEpochMilli(c.clockAfter())));
+                    .isIn(day(c.clockBefore()), day(c.clockAfter()));
             if (c.clockBefore() >= midnight) {
-                assertThat(printed).as("a call begun after midnight").isEqualTo("20261124");
+                assertThat(printed).as("a call begun after midnight").isEqualTo(day(midnight));
             }
         }
-        for (String date : List.of("20261123", "20261124")) {
+        for (String date : List.of(day(midnight - 1), day(midnight))) {
             List<Long> numbers = all.stream().filter(s -> s.startsWith("ORD" + date))
                     .map(s -> SerialRedisHarness.number(rule, s)).sorted().toList();
             assertThat(numbers).as("numbers of %s", date).isNotEmpty();
