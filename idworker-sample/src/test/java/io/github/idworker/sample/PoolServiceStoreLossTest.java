@@ -88,7 +88,13 @@ class PoolServiceStoreLossTest {
             environment.restartRedisEmpty();
             for (int i = 0; i < 2; i++) {
                 long before = counts.get(i).count(Reason.STORE_RESET);
+                long replays = counts.get(i).count(Reason.REPLAY);
+                // send() repeats a 503 (the instance not yet reconnected): a replay admitted after the restart would
+                // have recorded its nonce anew (answered 200, or 503 from the emptied pool), and its repetition
+                // would be refused as a replay
                 unauthorized(send(ports.get(i), captured), counts.get(i), Reason.STORE_RESET, before);
+                assertThat(counts.get(i).count(Reason.REPLAY)).as("the replay admitted after the restart")
+                        .isEqualTo(replays);
             }
             long served = firstFreshCallServed(ports.get(1));
             assertThat(served).as("stamped at least the guard after the restart")
