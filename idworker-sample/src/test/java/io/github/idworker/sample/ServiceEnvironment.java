@@ -38,7 +38,7 @@ final class ServiceEnvironment implements AutoCloseable {
     final String databaseUser;
     final String redisHost;
     final int redisPort;
-    private final Server database;
+    private Server database;
     private final RedisServer redis;
     private Process redisProcess;
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -96,6 +96,22 @@ final class ServiceEnvironment implements AutoCloseable {
                 Thread.sleep(50);
             }
         }
+    }
+
+    /** Stops this environment's embedded Redis (until {@link #restartRedisEmpty()}). */
+    void stopRedis() throws IOException {
+        redis.stop();
+    }
+
+    /** Stops this environment's H2 server from taking connections; {@link #startDatabase()} opens it again. */
+    void stopDatabase() {
+        database.stop();
+    }
+
+    /** Opens the H2 server again on the same port; the in-memory database lived on in this JVM. */
+    void startDatabase() throws SQLException {
+        int port = database.getPort();
+        database = Server.createTcpServer("-tcpPort", Integer.toString(port), "-ifNotExists").start();
     }
 
     /** Kills this environment's embedded Redis like a crash and starts it again, empty, on the same port. */
