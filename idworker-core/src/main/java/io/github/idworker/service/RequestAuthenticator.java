@@ -22,7 +22,10 @@ import java.util.function.LongSupplier;
  *       key) — else {@link UnauthorizedException} with the rule that failed;</li>
  *   <li>one atomic {@link RequestGate#admit} call: record the nonce until the timestamp can no longer pass on
  *       any instance ({@code timestamp + window − now}, plus {@code clockTolerance} for instances whose clocks
- *       differ) — a nonce seen before is {@link UnauthorizedException.Reason#REPLAY}; then the entity must be one
+ *       differ) — a call stamped before the nonce store's present data began plus {@code resetGuard} (by default
+ *       {@code window + clockTolerance}: the latest a call whose nonce the store lost can be stamped) is
+ *       {@link UnauthorizedException.Reason#STORE_RESET}, a nonce seen before is
+ *       {@link UnauthorizedException.Reason#REPLAY}; then the entity must be one
  *       the application may take from ({@link EntityForbiddenException}); then its own rate
  *       ({@link AppRateLimitedException}).</li>
  * </ol>
@@ -38,6 +41,7 @@ public class RequestAuthenticator {
     private final SignatureVerifier verifier;
     private final long windowMillis;
     private final long toleranceMillis;
+    private final Duration resetGuard;
     private final LongSupplier clock;
 
     public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window) {
@@ -51,6 +55,19 @@ public class RequestAuthenticator {
      */
     public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window, Duration clockTolerance,
                                 LongSupplier clock) {
+        this(apps, gate, window, clockTolerance, null, clock);
+    }
+
+    /**
+     * @param window how far a call's timestamp may be from this server's clock, either way
+     * @param clockTolerance added to the time a nonce is kept, for instances whose clocks differ by up to this
+     * @param resetGuard how long after the nonce store's present data began calls stamped before are refused; null
+     *        for {@link #safeResetGuard}, the least that lets no replay through a store's loss. Less opens that
+     *        window: a call captured up to {@code safeResetGuard − resetGuard} before a loss can be replayed once.
+     * @param clock this server's clock, epoch milliseconds
+     */
+    public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window, Duration clockTolerance,
+                                Duration resetGuard, LongSupplier clock) {
         this.apps = Objects.requireNonNull(apps, "apps");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.verifier = new SignatureVerifier(apps::secrets, window, clock);
@@ -59,7 +76,25 @@ public class RequestAuthenticator {
             throw new IllegalArgumentException("clockTolerance must not be negative, was " + clockTolerance);
         }
         this.toleranceMillis = clockTolerance.toMillis();
+        if (resetGuard != null && resetGuard.isNegative()) {
+            throw new IllegalArgumentException("resetGuard must not be negative, was " + resetGuard);
+        }
+        this.resetGuard = resetGuard != null ? resetGuard : safeResetGuard(window, clockTolerance);
         this.clock = clock;
+    }
+
+    /**
+     * The reset guard that lets no replay through a loss of the nonce store: a call whose nonce was recorded at the
+     * store's time {@code t} is stamped at most {@code window} after the clock of the instance that admitted it,
+     * which is at most {@code clockTolerance} ahead of the store's.
+     */
+    public static Duration safeResetGuard(Duration window, Duration clockTolerance) {
+        return window.plus(clockTolerance);
+    }
+
+    /** How long after the nonce store's present data began calls stamped before are refused. */
+    public Duration resetGuard() {
+        return resetGuard;
     }
 
     /**
@@ -88,11 +123,12 @@ public class RequestAuthenticator {
         long timestamp = Long.parseLong(header.apply(RequestSigner.TIMESTAMP).trim());
         long keepMillis = Math.max(1, timestamp + windowMillis - clock.getAsLong()) + toleranceMillis;
         String nonce = header.apply(RequestSigner.NONCE);
-        RequestGate.Admission admission = gate.admit(app.appKey(), nonce, Duration.ofMillis(keepMillis),
-                app.allows(entity), count, app.maxPerSecond());
+        RequestGate.Admission admission = gate.admit(app.appKey(), nonce, timestamp, Duration.ofMillis(keepMillis),
+                resetGuard, app.allows(entity), count, app.maxPerSecond());
         return switch (admission.decision()) {
             case ADMITTED -> app;
             case REPLAY -> throw new UnauthorizedException(UnauthorizedException.Reason.REPLAY);
+            case STORE_RESET -> throw new UnauthorizedException(UnauthorizedException.Reason.STORE_RESET);
             case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), entity);
             case RATE_LIMITED -> throw new AppRateLimitedException(app.appKey(), count, app.maxPerSecond(),
                     admission.retryAfter());

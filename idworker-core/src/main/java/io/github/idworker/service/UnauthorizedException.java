@@ -19,6 +19,12 @@ public class UnauthorizedException extends IdWorkerException {
         NONCE("nonce"),
         /** The nonce was seen before within the window: a replay. */
         REPLAY("replay"),
+        /**
+         * The call is stamped so early that the nonce store may have recorded its nonce and then lost it (a Redis
+         * restarted or promoted since): refused as a possible replay until calls are stamped after the store's new
+         * start plus the guard.
+         */
+        STORE_RESET("store-reset"),
         /** The signature does not match a current secret of an enabled application of this key. */
         SIGNATURE("signature");
 

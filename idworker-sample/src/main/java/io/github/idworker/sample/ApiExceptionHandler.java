@@ -1,5 +1,6 @@
 package io.github.idworker.sample;
 
+import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.pool.PoolEmptyException;
 import io.github.idworker.pool.PoolRequestTooLargeException;
@@ -10,7 +11,9 @@ import io.github.idworker.service.EntityForbiddenException;
 import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import io.github.idworker.serial.SerialExhaustedException;
+import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.UnknownSerialRuleException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.MethodParameter;
@@ -45,8 +48,15 @@ import java.util.stream.Collectors;
  * {@code detail} names it and the allowed values; a segment tag or a serial rule the table does not know is a 404
  * naming it; a serial rule whose period is used up is a 409; an id that cannot be issued safely right now (the
  * centre, the segment store or the serial stores are down, a refill timed out) is a 503, and so is
- * {@code /ids/sequence} on an instance without Redis. Messages come from idworker, which names tables and hosts
- * but never a credential.
+ * {@code /ids/sequence} on an instance without Redis.
+ *
+ * <p>What a body may say, by construction: a {@code detail} is written here from what the caller sent (its
+ * parameter, tag, rule, entity, count) and from settings' names, never from an exception's message, since
+ * idworker's messages name hosts, ports, Redis keys, tables and JDBC URLs for the operator. A failure on the
+ * server's side (every other {@link IdWorkerException}: a store down, a refill timed out, a stale segment) is a 503
+ * whose {@code detail} is generic and whose {@code errorId} finds the full, credential-redacted message in the log
+ * ({@link ServerFailures}). The only messages passed through are this sample's own, built from the caller's input
+ * ({@link InvalidParameterException}, {@link MalformedRequestException}, {@link RedisSequencesUnavailableException}).
  *
  * <p>The signed pool endpoints ({@link PoolController}) add: 401 for a call that cannot be authenticated, whose
  * {@code detail} is only "unauthorized" and which says nothing more (the rule that refused it is counted in
@@ -145,7 +155,9 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     @ExceptionHandler(UnknownSegmentTagException.class)
     public ProblemDetail unknownTag(UnknownSegmentTagException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "segment tag "
+                + RequestExcerpt.quote(e.getBizTag()) + " is not registered; register it (idworker.segment.tags, or the "
+                + "segment table), or set idworker.segment.auto-create=true to create tags on first use");
         problem.setTitle("Unknown segment tag");
         problem.setProperty("tag", e.getBizTag());
         return problem;
@@ -153,7 +165,9 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     @ExceptionHandler(UnknownSerialRuleException.class)
     public ProblemDetail unknownRule(UnknownSerialRuleException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "serial rule "
+                + RequestExcerpt.quote(e.getRule()) + " is not registered; configure it under "
+                + SerialRule.PROPERTY_PREFIX + e.getRule() + ".* or insert it into the rule table");
         problem.setTitle("Unknown serial rule");
         problem.setProperty("rule", e.getRule());
         return problem;
@@ -168,7 +182,10 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
      */
     @ExceptionHandler(SerialExhaustedException.class)
     public ProblemDetail serialExhausted(SerialExhaustedException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "serial rule "
+                + RequestExcerpt.quote(e.getRule()) + " has no numbers left in period " + e.getPeriod() + ": its max "
+                + e.getMax() + " is reached; raise " + SerialRule.property(e.getRule(), "max")
+                + " (within the width) or wait for the next period");
         problem.setTitle("Serial rule exhausted for this period");
         problem.setProperty("rule", e.getRule());
         problem.setProperty("period", e.getPeriod());
@@ -249,16 +266,27 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     @ExceptionHandler(PoolRequestTooLargeException.class)
     public ProblemDetail tooLarge(PoolRequestTooLargeException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "count "
+                + e.getRequested() + " is above max-per-request " + e.getMaxPerRequest() + " of ID pool "
+                + RequestExcerpt.quote(e.getEntity()));
         problem.setTitle("Invalid parameter");
         problem.setProperty("parameter", "count");
         return problem;
     }
 
+    /**
+     * Every other idworker failure: the server's side, so the caller learns only that and an {@code errorId}; the
+     * message, which names the store (host, port, keys, table, JDBC URL), goes to the log under that id.
+     */
     @ExceptionHandler(IdWorkerException.class)
-    public ProblemDetail unavailable(IdWorkerException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+    public ProblemDetail unavailable(IdWorkerException e, HttpServletRequest request) {
+        String errorId = ServerFailures.record(request.getRequestURI(), e, true);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                ServerFailures.detail(e instanceof CenterUnavailableException
+                        ? "an ID store this endpoint needs is unavailable right now"
+                        : "no ID can be issued safely right now", errorId));
         problem.setTitle("No id can be issued safely right now");
+        problem.setProperty("errorId", errorId);
         return problem;
     }
 }

@@ -195,6 +195,18 @@ public class IdServiceConfig {
             throw new IdWorkerConfigurationException("idworker.service.clock-tolerance", "must not be negative, was "
                     + service.getClockTolerance());
         }
-        return new RequestAuthenticator(apps, gate, window, service.getClockTolerance(), System::currentTimeMillis);
+        Duration safe = RequestAuthenticator.safeResetGuard(window, service.getClockTolerance());
+        Duration guard = service.getStoreResetGuard();
+        if (guard != null && guard.isNegative()) {
+            throw new IdWorkerConfigurationException("idworker.service.store-reset-guard", "must not be negative, was "
+                    + guard);
+        }
+        if (guard != null && guard.compareTo(safe) < 0) {
+            log.warn("idworker.service.store-reset-guard is {}, less than window + clock-tolerance ({}): after Redis "
+                    + "loses its data, a signed call captured up to {} before the loss can be replayed once", guard,
+                    safe, safe.minus(guard));
+        }
+        return new RequestAuthenticator(apps, gate, window, service.getClockTolerance(), guard,
+                System::currentTimeMillis);
     }
 }

@@ -34,6 +34,14 @@ public class IdServiceProperties {
     /** How far the clocks of two instances may differ; nonces are kept this much longer. */
     private Duration clockTolerance = RequestAuthenticator.DEFAULT_CLOCK_TOLERANCE;
 
+    /**
+     * How long after the nonce store (Redis) began with data of its own — a restart, a fail-over to a replica —
+     * calls stamped before are refused as possible replays of nonces it lost. Unset: window + clock-tolerance, the
+     * least that lets no replay through; less lets a call captured up to the difference before the loss be
+     * replayed once, more refuses good calls longer after a loss.
+     */
+    private Duration storeResetGuard;
+
     /** How often each instance re-reads the application table (operators' changes count within this time). */
     private Duration refreshInterval = Duration.ofSeconds(5);
 
@@ -70,6 +78,14 @@ public class IdServiceProperties {
 
     public void setClockTolerance(Duration clockTolerance) {
         this.clockTolerance = clockTolerance;
+    }
+
+    public Duration getStoreResetGuard() {
+        return storeResetGuard;
+    }
+
+    public void setStoreResetGuard(Duration storeResetGuard) {
+        this.storeResetGuard = storeResetGuard;
     }
 
     public Duration getRefreshInterval() {

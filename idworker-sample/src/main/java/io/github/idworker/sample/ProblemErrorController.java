@@ -1,7 +1,5 @@
 package io.github.idworker.sample;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,14 +18,13 @@ import java.net.URI;
  * for anyone else. It answers the errors that arise inside the server but outside Spring MVC's exception handling
  * ({@link ApiExceptionHandler}): a {@code sendError} by a filter or by Tomcat (a parameter it cannot parse,
  * {@code TRACE}), or an exception thrown past the dispatcher. The {@code detail} names the status and, for a 404,
- * the path in short ({@link RequestExcerpt}); exception messages are not passed on, since they may hold internals.
+ * the path in short ({@link RequestExcerpt}); exception messages are not passed on, since they may hold internals:
+ * a 5xx says only that the request failed and gives the {@code errorId} under which {@link ServerFailures} logged it.
  * Asked directly, {@code /error} is a 404 like any other path without an endpoint.
  */
 @RestController
 @RequestMapping("${server.error.path:/error}")
 public class ProblemErrorController implements ErrorController {
-
-    private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
 
     @RequestMapping
     public ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
@@ -40,12 +37,18 @@ public class ProblemErrorController implements ErrorController {
         if (status == null) {
             status = HttpStatus.INTERNAL_SERVER_ERROR;
         }
+        String errorId = null;
         if (status.is5xxServerError()) {
-            // the answer says "its log has the cause": this is that log line (the exception stays out of the body)
-            log.error("Request {} failed inside the server", RequestExcerpt.quote(path),
-                    (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
+            // the answer gives the errorId of this log line (the exception stays out of the body)
+            errorId = ServerFailures.record(path, (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION),
+                    false);
         }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(status, request, path));
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, errorId != null
+                ? ServerFailures.detail("the request failed inside the server", errorId)
+                : detail(status, request, path));
+        if (errorId != null) {
+            problem.setProperty("errorId", errorId);
+        }
         try {
             // the path the client asked for, not /error (ApiExceptionHandler shortens a long one)
             problem.setInstance(URI.create(path));
@@ -65,9 +68,7 @@ public class ProblemErrorController implements ErrorController {
                     : "this method is not allowed on " + RequestExcerpt.quote(path);
             case BAD_REQUEST -> "the request could not be parsed (its query or body is malformed), path was "
                     + RequestExcerpt.quote(path);
-            default -> status.is5xxServerError()
-                    ? "the request failed inside the server; its log has the cause"
-                    : "the request was refused: " + status.getReasonPhrase();
+            default -> "the request was refused: " + status.getReasonPhrase();
         };
     }
 }

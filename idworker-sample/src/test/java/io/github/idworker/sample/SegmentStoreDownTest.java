@@ -3,6 +3,9 @@ package io.github.idworker.sample;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -32,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "idworker.service.initialize-schema=always",
         "idworker.segment.redis.max-wait=1s", "spring.datasource.hikari.connection-timeout=250",
         "spring.datasource.hikari.validation-timeout=250"})
+@ExtendWith(OutputCaptureExtension.class)
 class SegmentStoreDownTest {
 
     private static final int DB_PORT = freePort();
@@ -62,7 +66,7 @@ class SegmentStoreDownTest {
     }
 
     @Test
-    void aDatabaseOutageIsA503AndTheEndpointsRecoverAfterIt() throws Exception {
+    void aDatabaseOutageIsA503AndTheEndpointsRecoverAfterIt(CapturedOutput output) throws Exception {
         // a loaded range keeps serving while the database is away
         assertThat(SampleHttp.get(port, "/ids/segment/warm?count=10").ids()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
 
@@ -71,11 +75,12 @@ class SegmentStoreDownTest {
             SampleHttp.Response segment = SampleHttp.get(port, "/ids/segment/cold");
             assertThat(segment.status()).isEqualTo(503);
             assertThat(segment.contentType()).startsWith("application/problem+json");
-            assertThat(segment.body().get("detail").asString()).contains("'cold'").contains("idworker.segment.max-wait");
+            // the cause names the table and the JDBC URL: it is logged under the errorId, not sent
+            assertThat(logLineOf(segment, output)).contains("'cold'").contains("idworker.segment.max-wait");
 
             SampleHttp.Response sequence = SampleHttp.get(port, "/ids/sequence/cold");
             assertThat(sequence.status()).isEqualTo(503);
-            assertThat(sequence.body().get("detail").asString()).contains("'cold'");
+            assertThat(logLineOf(sequence, output)).contains("'cold'");
 
             assertThat(SampleHttp.get(port, "/ids/segment/warm?count=10").ids()).containsExactly(11, 12, 13, 14, 15,
                     16, 17, 18, 19, 20);
@@ -86,6 +91,19 @@ class SegmentStoreDownTest {
         assertThat(untilServed("/ids/segment/cold?count=2").ids()).containsExactly(1, 2);
         assertThat(untilServed("/ids/sequence/cold?count=2").ids()[0])
                 .as("the Redis sequence's range comes from the same row, after the in-process one").isGreaterThan(2);
+    }
+
+    /**
+     * The server's log line of the 503 problem document {@code response}: the body names no store (no JDBC URL, no
+     * table, no host) and carries the errorId of the line, which has the cause.
+     */
+    static String logLineOf(SampleHttp.Response response, CapturedOutput output) {
+        String body = response.body().toString();
+        assertThat(body).doesNotContain("jdbc:").doesNotContain("idworker_").doesNotContain("127.0.0.1");
+        String errorId = response.body().get("errorId").asString();
+        assertThat(response.body().get("detail").asString()).contains(errorId);
+        return output.getAll().lines().filter(l -> l.contains("errorId " + errorId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no log line with errorId " + errorId + " for " + body));
     }
 
     /**

@@ -38,7 +38,7 @@ final class ServiceEnvironment implements AutoCloseable {
     final String databaseUser;
     final String redisHost;
     final int redisPort;
-    private final Server database;
+    private Server database;
     private final RedisServer redis;
     private Process redisProcess;
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
@@ -98,6 +98,31 @@ final class ServiceEnvironment implements AutoCloseable {
         }
     }
 
+    /** Stops this environment's embedded Redis (until {@link #restartRedisEmpty()}). */
+    void stopRedis() throws IOException {
+        redis.stop();
+    }
+
+    /** Stops this environment's H2 server from taking connections; {@link #startDatabase()} opens it again. */
+    void stopDatabase() {
+        database.stop();
+    }
+
+    /** Opens the H2 server again on the same port; the in-memory database lived on in this JVM. */
+    void startDatabase() throws SQLException {
+        int port = database.getPort();
+        database = Server.createTcpServer("-tcpPort", Integer.toString(port), "-ifNotExists").start();
+    }
+
+    /** Kills this environment's embedded Redis like a crash and starts it again, empty, on the same port. */
+    void restartRedisEmpty() throws IOException {
+        if (redis == null) {
+            throw new IllegalStateException("only an embedded environment's Redis can be restarted");
+        }
+        redis.stop();
+        redis.start();
+    }
+
     String table(String what) {
         return "t_" + tag + "_" + what;
     }
@@ -113,6 +138,11 @@ final class ServiceEnvironment implements AutoCloseable {
                 "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",
                 "--idworker.service.table=" + table("app"), "--idworker.service.initialize-schema=always"));
+        // every environment's Redis starts empty, a new identity: with the default guard signed calls would be
+        // refused for window + clock-tolerance after its start; a test of the guard sets its own
+        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.service.store-reset-guard="))) {
+            arguments.add("--idworker.service.store-reset-guard=0s");
+        }
         arguments.addAll(Arrays.asList(extra));
         return arguments;
     }

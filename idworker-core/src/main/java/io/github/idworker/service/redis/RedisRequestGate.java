@@ -15,14 +15,32 @@ import java.util.Objects;
 /**
  * The {@link RequestGate} of every instance sharing one Redis: one {@code request-admit.lua} call per call to the
  * service. Guarantees: a nonce is recorded with {@code SET NX PX}, so exactly one of the calls carrying it is
- * admitted, whichever instances they reach; the rate counts IDs per second of the Redis clock, so every instance
- * counts against the same second.
+ * admitted, whichever instances they reach; a replay survives no loss of Redis's data — a Redis that restarted
+ * (empty, or from a snapshot older than the last nonces) or a replica promoted without the last nonces has a new
+ * identity, and every call stamped before that identity's start plus the guard (the window plus the clocks'
+ * tolerance: the latest a nonce recorded before could be stamped) is refused; the rate counts IDs per second of
+ * the Redis clock, so every instance counts against the same second.
  *
- * <p>Keys, under the hash tag of the application so both of one call sit on one Redis Cluster slot:
- * {@code {<prefix>:app:<appKey>}:nonce:<nonce>} (a string, expiring when the call's timestamp can no longer
- * pass) and {@code {<prefix>:app:<appKey>}:rate} (a hash, expiring 10 s after its second). A Redis that loses
- * these keys forgets nonces still inside their window: a call recorded before the loss could be replayed once
- * until its timestamp leaves the window — the service hands out fresh IDs to it, never IDs handed out before.
+ * <p>Keys, under the hash tag of the application so all of one call sit on one Redis Cluster slot, and the marker
+ * on the node of the nonces it vouches for: {@code {<prefix>:app:<appKey>}:nonce:<nonce>} (a string, expiring when
+ * the call's timestamp can no longer pass), {@code {<prefix>:app:<appKey>}:rate} (a hash, expiring 10 s after its
+ * second) and {@code {<prefix>:app:<appKey>}:epoch} (a hash {@code id, start}, no expiry: the Redis identity that
+ * has held the application's nonces since {@code start}, Redis clock).
+ *
+ * <p>Steps of one call, in the script:
+ * <ol>
+ *   <li>read the identity ({@code master_replid} of {@code INFO replication}, drawn anew at every start and every
+ *       promotion); when the marker names another one, the identity starts now; when there is none (a new
+ *       application, or its keys lost), at the Redis process's start if it never was a replica since (nothing it
+ *       held was lost since then), else now; write the marker;</li>
+ *   <li>a call stamped before start + guard is {@link Decision#STORE_RESET}, nothing recorded;</li>
+ *   <li>{@code SET NX PX} the nonce, else {@link Decision#REPLAY}; then the entity; then the rate.</li>
+ * </ol>
+ * Cost: one {@code INFO replication} (a few microseconds) and one hash read per call; {@code INFO server} only when
+ * the marker is written. After a loss, calls stamped within the guard after the new identity's start are refused,
+ * so correct clients are refused for up to the guard (6 minutes by default) and fail over to another environment.
+ * Not covered: keys deleted one by one on a running Redis (an operator's {@code DEL}, a {@code FLUSHALL}, eviction)
+ * — Redis must run with {@code maxmemory-policy noeviction}, as for the other Redis stores.
  */
 public class RedisRequestGate implements RequestGate {
 
@@ -42,8 +60,8 @@ public class RedisRequestGate implements RequestGate {
     }
 
     @Override
-    public Admission admit(String appKey, String nonce, Duration nonceTtl, boolean allowed, int count,
-                           int maxPerSecond) {
+    public Admission admit(String appKey, String nonce, long timestampMillis, Duration nonceTtl,
+                           Duration resetGuard, boolean allowed, int count, int maxPerSecond) {
         ServiceApp.checkKey(appKey, "appKey");
         // a count below one would lower the second's count in request-admit.lua and let later calls pass the limit
         if (count < 1) {
@@ -56,15 +74,20 @@ public class RedisRequestGate implements RequestGate {
             throw new IllegalArgumentException("nonce must not be blank");
         }
         Objects.requireNonNull(nonceTtl, "nonceTtl");
+        if (resetGuard == null || resetGuard.isNegative()) {
+            throw new IllegalArgumentException("resetGuard must not be negative, was " + resetGuard);
+        }
         String tag = tag(appKey);
         String context = "request-admit for application '" + appKey + "'";
-        List<Object> reply = redis.execute(ADMIT, List.of(tag + ":nonce:" + nonce, tag + ":rate"),
+        List<Object> reply = redis.execute(ADMIT, List.of(tag + ":nonce:" + nonce, tag + ":rate", tag + ":epoch"),
                 List.of(Long.toString(Math.max(1, nonceTtl.toMillis())), allowed ? "1" : "0",
-                        Integer.toString(count), Integer.toString(maxPerSecond)));
+                        Integer.toString(count), Integer.toString(maxPerSecond), Long.toString(timestampMillis),
+                        Long.toString(resetGuard.toMillis())));
         String outcome = ScriptReplies.text(reply, 0, context);
         return switch (outcome) {
             case "OK" -> new Admission(Decision.ADMITTED, Duration.ZERO);
             case "REPLAY" -> new Admission(Decision.REPLAY, Duration.ZERO);
+            case "RESET" -> new Admission(Decision.STORE_RESET, Duration.ZERO);
             case "FORBIDDEN" -> new Admission(Decision.FORBIDDEN, Duration.ZERO);
             case "RATE" -> new Admission(Decision.RATE_LIMITED,
                     Duration.ofMillis(Math.max(1, ScriptReplies.number(reply, 1, context))));

@@ -37,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * for an entity not allowed records its nonce and counts nothing; an application's IDs are counted per second
  * across gates, a call that would pass its limit is refused with the wait until the next second (at most one
  * second) and counts nothing, and a smaller call still fits; replays count nothing; a count or a limit below one
- * is refused before anything is recorded.
+ * is refused before anything is recorded; a call stamped before the store's present data began plus the reset guard
+ * is refused as {@link Decision#STORE_RESET} and records nothing.
  *
  * <p>Each test uses fresh random application keys and nonces; the store removes its records when closed. Tests
  * about one second's count start right after a second of {@link RequestGateStore#clockMillis()} begins and run
@@ -81,6 +82,19 @@ public abstract class AbstractRequestGateTest {
         return RequestSigner.newNonce();
     }
 
+    /**
+     * How far ahead of this JVM's clock the calls of these tests are stamped: a store that started moments ago
+     * (the embedded Redis starts on first use) refuses calls stamped before its start, rounded up to a second.
+     */
+    protected static final long STAMPED_AHEAD_MILLIS = 5_000;
+
+    /** {@code gate.admit} of a call stamped now (plus {@link #STAMPED_AHEAD_MILLIS}), with no reset guard. */
+    protected static Admission admit(RequestGate gate, String appKey, String nonce, Duration nonceTtl,
+                                     boolean allowed, int count, int maxPerSecond) {
+        return gate.admit(appKey, nonce, System.currentTimeMillis() + STAMPED_AHEAD_MILLIS, nonceTtl, Duration.ZERO,
+                allowed, count, maxPerSecond);
+    }
+
     /** What many callers racing over the same nonces saw. */
     protected record NonceRace(int calls, Map<String, Integer> admissions, List<Integer> admittedPerGate,
                                int replays) {
@@ -107,7 +121,7 @@ public abstract class AbstractRequestGateTest {
             int g = t % gates.size();
             RequestGate gate = gates.get(g);
             for (String nonce : nonces) {
-                Admission a = gate.admit(appKey, nonce, TTL, true, 1, UNLIMITED);
+                Admission a = admit(gate, appKey, nonce, TTL, true, 1, UNLIMITED);
                 switch (a.decision()) {
                     case ADMITTED -> {
                         admissions.computeIfAbsent(nonce, n -> new AtomicInteger()).incrementAndGet();
@@ -169,7 +183,7 @@ public abstract class AbstractRequestGateTest {
 
     private static Decision decision(RequestGate gate, String app, String nonce, boolean allowed, int count,
                                      int maxPerSecond) {
-        return gate.admit(app, nonce, TTL, allowed, count, maxPerSecond).decision();
+        return admit(gate, app, nonce, TTL, allowed, count, maxPerSecond).decision();
     }
 
     @Test
@@ -178,7 +192,7 @@ public abstract class AbstractRequestGateTest {
         RequestGate second = store.newGate();
         String app = newAppKey();
         String nonce = newNonce();
-        Admission admitted = first.admit(app, nonce, TTL, true, 1, UNLIMITED);
+        Admission admitted = admit(first, app, nonce, TTL, true, 1, UNLIMITED);
         assertThat(admitted.decision()).isEqualTo(Decision.ADMITTED);
         assertThat(admitted.retryAfter()).isEqualTo(Duration.ZERO);
         assertThat(decision(first, app, nonce, true, 1, UNLIMITED)).isEqualTo(Decision.REPLAY);
@@ -213,14 +227,14 @@ public abstract class AbstractRequestGateTest {
         Duration ttl = Duration.ofMillis(400);
         // taken before the call: the nonce is recorded after this instant, so it cannot be gone sooner than ttl
         long askedAt = System.nanoTime();
-        assertThat(gate.admit(app, nonce, ttl, true, 1, UNLIMITED).decision()).isEqualTo(Decision.ADMITTED);
-        assertThat(gate.admit(app, nonce, ttl, true, 1, UNLIMITED).decision()).isEqualTo(Decision.REPLAY);
+        assertThat(admit(gate, app, nonce, ttl, true, 1, UNLIMITED).decision()).isEqualTo(Decision.ADMITTED);
+        assertThat(admit(gate, app, nonce, ttl, true, 1, UNLIMITED).decision()).isEqualTo(Decision.REPLAY);
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                .until(() -> gate.admit(app, nonce, ttl, true, 1, UNLIMITED).decision() == Decision.ADMITTED);
+                .until(() -> admit(gate, app, nonce, ttl, true, 1, UNLIMITED).decision() == Decision.ADMITTED);
         long keptMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - askedAt);
         // a store's clock may round to whole milliseconds
         assertThat(keptMillis).as("kept for its time to live, ms").isGreaterThanOrEqualTo(ttl.toMillis() - 2);
-        assertThat(gate.admit(app, nonce, ttl, true, 1, UNLIMITED).decision()).as("recorded again")
+        assertThat(admit(gate, app, nonce, ttl, true, 1, UNLIMITED).decision()).as("recorded again")
                 .isEqualTo(Decision.REPLAY);
     }
 
@@ -230,7 +244,7 @@ public abstract class AbstractRequestGateTest {
         RequestGate other = store.newGate();
         withinOneSecond(app -> {
             String nonce = newNonce();
-            Admission forbidden = gate.admit(app, nonce, TTL, false, 100, 100);
+            Admission forbidden = admit(gate, app, nonce, TTL, false, 100, 100);
             assertThat(forbidden.decision()).isEqualTo(Decision.FORBIDDEN);
             assertThat(forbidden.retryAfter()).isEqualTo(Duration.ZERO);
             assertThat(decision(other, app, nonce, true, 100, 100)).as("its nonce is recorded")
@@ -260,7 +274,7 @@ public abstract class AbstractRequestGateTest {
             assertThat(decision(other, app, newNonce(), true, 30, 100)).isEqualTo(Decision.ADMITTED);
             assertThat(decision(other, app, first, true, 30, 100)).isEqualTo(Decision.REPLAY);
             String fourth = newNonce();
-            Admission refused = gate.admit(app, fourth, TTL, true, 30, 100);
+            Admission refused = admit(gate, app, fourth, TTL, true, 30, 100);
             assertThat(refused.decision()).as("the fourth call of 30").isEqualTo(Decision.RATE_LIMITED);
             assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1));
             assertThat(decision(other, app, fourth, true, 30, 100)).as("its nonce is recorded")
@@ -281,7 +295,7 @@ public abstract class AbstractRequestGateTest {
     void aCallAboveTheWholeLimitIsRefusedWithAWaitOfAtMostOneSecond() {
         RequestGate gate = store.newGate();
         String app = newAppKey();
-        Admission refused = gate.admit(app, newNonce(), TTL, true, 101, 100);
+        Admission refused = admit(gate, app, newNonce(), TTL, true, 101, 100);
         assertThat(refused.decision()).isEqualTo(Decision.RATE_LIMITED);
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1));
         assertThat(decision(gate, app, newNonce(), true, 100, 100)).as("nothing counted")
@@ -298,12 +312,12 @@ public abstract class AbstractRequestGateTest {
         withinOneSecond(app -> {
             String nonce = newNonce();
             for (int count : new int[] {0, -50, Integer.MIN_VALUE}) {
-                assertThatThrownBy(() -> gate.admit(app, nonce, TTL, true, count, 100))
+                assertThatThrownBy(() -> admit(gate, app, nonce, TTL, true, count, 100))
                         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count")
                         .hasMessageContaining(String.valueOf(count));
             }
             for (int limit : new int[] {0, -1}) {
-                assertThatThrownBy(() -> gate.admit(app, nonce, TTL, true, 1, limit))
+                assertThatThrownBy(() -> admit(gate, app, nonce, TTL, true, 1, limit))
                         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPerSecond");
             }
             assertThat(decision(gate, app, nonce, true, 100, 100)).as("the nonce is fresh, the whole limit left")
@@ -312,11 +326,35 @@ public abstract class AbstractRequestGateTest {
         });
     }
 
+    /**
+     * A store's present data vouches only for nonces recorded since it began: a call stamped before that start plus
+     * the guard may carry a nonce recorded and then lost, so it is refused and records nothing — the same nonce
+     * stamped later is admitted. A guard of 1000 days refuses a call stamped now.
+     */
+    @Test
+    void aCallStampedBeforeTheStoresStartPlusTheGuardIsRefusedAndRecordsNothing() {
+        RequestGate gate = store.newGate();
+        RequestGate other = store.newGate();
+        String app = newAppKey();
+        String nonce = newNonce();
+        long now = store.clockMillis() + STAMPED_AHEAD_MILLIS;
+        assertThat(gate.admit(app, nonce, now - Duration.ofDays(1000).toMillis(), TTL, Duration.ZERO, true, 1,
+                UNLIMITED)).isEqualTo(new Admission(Decision.STORE_RESET, Duration.ZERO));
+        assertThat(other.admit(app, nonce, now, TTL, Duration.ofDays(1000), true, 1, UNLIMITED).decision())
+                .as("stamped now, guard 1000 days").isEqualTo(Decision.STORE_RESET);
+        assertThat(other.admit(app, nonce, now, TTL, Duration.ZERO, true, 1, UNLIMITED).decision())
+                .as("the nonce was not recorded").isEqualTo(Decision.ADMITTED);
+        assertThat(gate.admit(app, nonce, now, TTL, Duration.ZERO, true, 1, UNLIMITED).decision())
+                .isEqualTo(Decision.REPLAY);
+        assertThatThrownBy(() -> gate.admit(app, newNonce(), now, TTL, Duration.ofMillis(-1), true, 1, UNLIMITED))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resetGuard");
+    }
+
     @Test
     void aBlankNonceIsRefused() {
         RequestGate gate = store.newGate();
         for (String nonce : new String[] {null, "", "  "}) {
-            assertThatThrownBy(() -> gate.admit(newAppKey(), nonce, TTL, true, 1, 100))
+            assertThatThrownBy(() -> admit(gate, newAppKey(), nonce, TTL, true, 1, 100))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nonce");
         }
     }

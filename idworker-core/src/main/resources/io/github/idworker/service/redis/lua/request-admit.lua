@@ -1,16 +1,25 @@
 -- request-admit.lua: admits one signed call to the ID service for one application, atomically across every
--- instance sharing this Redis: records its nonce (refusing a replay), checks the entity is allowed, counts the IDs
--- against the application's own limit.
+-- instance sharing this Redis: refuses a call stamped before this Redis's present identity could have seen its
+-- nonce, records its nonce (refusing a replay), checks the entity is allowed, counts the IDs against the
+-- application's own limit.
 --
--- KEYS (both share the hash tag {<prefix>:app:<appKey>}, so the script runs on Redis Cluster):
---   KEYS[1]  nonce  string, present while the call's timestamp can still pass on some instance
---   KEYS[2]  rate   hash {sec, count}: IDs admitted in second sec (Redis clock)
+-- KEYS (all share the hash tag {<prefix>:app:<appKey>}, so the script runs on Redis Cluster, and the marker sits
+-- on the same node as the nonces it vouches for):
+--   KEYS[1]  nonce   string, present while the call's timestamp can still pass on some instance
+--   KEYS[2]  rate    hash {sec, count}: IDs admitted in second sec (Redis clock)
+--   KEYS[3]  epoch   hash {id, start}: the Redis identity that has kept this application's nonces since start
+--                    (epoch ms, Redis clock); no expiry
 -- ARGV:
 --   ARGV[1]  nonceTtlMs    how long to keep the nonce, at least 1
 --   ARGV[2]  allowed       1 when the application may take from the entity, else 0
 --   ARGV[3]  count         IDs asked for
 --   ARGV[4]  maxPerSecond  the application's limit across all instances
+--   ARGV[5]  timestamp     the call's X-Timestamp, epoch ms
+--   ARGV[6]  guardMs       calls stamped before start + guardMs are refused: the window plus the clock tolerance,
+--                          the latest a call whose nonce was recorded before start can be stamped
 -- Reply:
+--   {'RESET'}          the call is stamped before start + guardMs: its nonce may have been recorded, then lost
+--                      with the data of an earlier identity; nothing recorded or counted
 --   {'OK'}             admitted: the nonce is recorded, count is added to this second's IDs
 --   {'REPLAY'}         the nonce was recorded before; nothing changed
 --   {'FORBIDDEN'}      the nonce is recorded (the call was authentic), nothing counted
@@ -18,6 +27,39 @@
 
 if redis.replicate_commands then
   pcall(redis.replicate_commands)
+end
+
+-- The identity of this Redis in its present role: its replication id, which Redis draws anew at every start (a
+-- restart lost the nonces since the last snapshot, or all of them) and at every promotion of a replica (it may
+-- lack the last nonces). A plain find, not a pattern: this runs on every call.
+local info = redis.call('INFO', 'replication')
+local i = string.find(info, 'master_replid:', 1, true)
+local identity = string.sub(info, i + 14, string.find(info, '\r', i, true) - 1)
+
+local now = redis.call('TIME')
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local epoch = redis.call('HMGET', KEYS[3], 'id', 'start')
+local start = tonumber(epoch[2])
+if epoch[1] ~= identity or not start then
+  -- A marker of another identity: the nonces it vouched for may be gone since this identity began, which may be
+  -- a moment ago, so the identity starts now. No marker (a new application, or one whose keys were all lost):
+  -- when this Redis never was a replica since it started (master_replid2 unset), nothing of its data was lost
+  -- since its start, so the identity starts then (rounded up); else now.
+  start = nowMs
+  if not epoch[1] then
+    local j = string.find(info, 'master_replid2:', 1, true)
+    if string.sub(info, j + 15, j + 54) == string.rep('0', 40) then
+      local up = string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)')
+      if up then
+        start = (tonumber(now[1]) - tonumber(up) + 1) * 1000
+      end
+    end
+  end
+  -- formatted, not passed as a number: Redis would write a number this large in exponent form
+  redis.call('HSET', KEYS[3], 'id', identity, 'start', string.format('%.0f', start))
+end
+if tonumber(ARGV[5]) < start + tonumber(ARGV[6]) then
+  return {'RESET'}
 end
 
 -- SET NX first: of two calls carrying one nonce exactly one gets past this line, on whichever instance
@@ -29,7 +71,6 @@ if ARGV[2] ~= '1' then
 end
 
 local count = tonumber(ARGV[3])
-local now = redis.call('TIME')
 local sec = tonumber(now[1])
 local r = redis.call('HMGET', KEYS[2], 'sec', 'count')
 local used = 0

@@ -45,7 +45,7 @@ abstract class AbstractRedisRequestGateTest extends AbstractRequestGateTest {
         String rateKey = tag + ":rate";
 
         long before = System.currentTimeMillis() / 1_000;
-        assertThat(gate.admit(app, nonce, Duration.ofSeconds(30), true, 7, 100).decision())
+        assertThat(admit(gate, app, nonce, Duration.ofSeconds(30), true, 7, 100).decision())
                 .isEqualTo(Decision.ADMITTED);
         long after = System.currentTimeMillis() / 1_000;
         assertThat(admin.type(nonceKey)).isEqualTo("string");
@@ -60,7 +60,7 @@ abstract class AbstractRedisRequestGateTest extends AbstractRequestGateTest {
 
         String forbiddenApp = newAppKey();
         String forbiddenNonce = newNonce();
-        assertThat(gate.admit(forbiddenApp, forbiddenNonce, Duration.ofSeconds(30), false, 5, 100).decision())
+        assertThat(admit(gate, forbiddenApp, forbiddenNonce, Duration.ofSeconds(30), false, 5, 100).decision())
                 .isEqualTo(Decision.FORBIDDEN);
         assertThat(admin.exists(gate.tag(forbiddenApp) + ":nonce:" + forbiddenNonce)).isTrue();
         assertThat(admin.exists(gate.tag(forbiddenApp) + ":rate")).as("nothing counted").isFalse();
@@ -74,8 +74,8 @@ abstract class AbstractRedisRequestGateTest extends AbstractRequestGateTest {
         for (int i = 0; i < 12; i++) {
             String app = newAppKey();
             String nonce = newNonce();
-            assertThat(gate.admit(app, nonce, TTL, true, 1, 10).decision()).isEqualTo(Decision.ADMITTED);
-            assertThat(gate.admit(app, nonce, TTL, true, 1, 10).decision()).isEqualTo(Decision.REPLAY);
+            assertThat(admit(gate, app, nonce, TTL, true, 1, 10).decision()).isEqualTo(Decision.ADMITTED);
+            assertThat(admit(gate, app, nonce, TTL, true, 1, 10).decision()).isEqualTo(Decision.REPLAY);
             slots.add(JedisClusterCRC16.getSlot(gate.tag(app)));
         }
         assertThat(slots).hasSizeGreaterThan(1);

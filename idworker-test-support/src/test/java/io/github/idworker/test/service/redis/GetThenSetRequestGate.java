@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * A deliberately broken gate: it asks whether a nonce is known ({@code GET}) and records it ({@code SET}) in two
  * round trips, so two callers can both find it unknown. It exists to show that
  * {@link io.github.idworker.test.service.AbstractRequestGateTest#assertEachNonceAdmittedOnce} catches a gate
- * that is not atomic. It counts no rate.
+ * that is not atomic. It counts no rate and ignores the reset guard.
  */
 final class GetThenSetRequestGate implements RequestGate {
 
@@ -28,8 +28,8 @@ final class GetThenSetRequestGate implements RequestGate {
     }
 
     @Override
-    public Admission admit(String appKey, String nonce, Duration nonceTtl, boolean allowed, int count,
-                           int maxPerSecond) {
+    public Admission admit(String appKey, String nonce, long timestampMillis, Duration nonceTtl,
+                           Duration resetGuard, boolean allowed, int count, int maxPerSecond) {
         String key = "{" + prefix + ":app:" + appKey + "}:nonce:" + nonce;
         touched.accept(key);
         if (jedis.get(key) != null) {
