@@ -4,8 +4,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,8 +21,11 @@ import java.util.function.Supplier;
  * <p>Steps of {@link #call}:
  * <ol>
  *   <li>A deadline already passed: the timeout exception at once, nothing runs.</li>
- *   <li>Otherwise the call goes to a small shared pool of daemon threads (at most {@value #THREADS}; more calls
- *       queue), and the caller parks until it ends or the deadline passes.</li>
+ *   <li>Otherwise the call goes to a shared pool of daemon threads, which grows with the calls in flight (idle
+ *       threads end after 30 s): a call stuck in a hung store, abandoned by its caller, holds its thread until the
+ *       client's own timeout, and must not hold up anyone else's call. Past {@value #THREADS} calls in flight the
+ *       store is evidently hung, and a new call gets the timeout exception at once.</li>
+ *   <li>The caller parks until the call ends or the deadline passes.</li>
  *   <li>At the deadline the caller marks the call abandoned and gets the timeout exception. An abandoned call that
  *       had not started never runs; one that was running finishes on its thread and its result goes to the
  *       {@code late} consumer (e.g. to release a lock it took), or nowhere.</li>
@@ -37,8 +40,8 @@ import java.util.function.Supplier;
  */
 public final class BoundedCalls {
 
-    /** Most calls running at once; each waits at most its client's socket timeout, later ones queue. */
-    static final int THREADS = 32;
+    /** Most calls in flight at once; each holds its thread at most its client's socket timeout. */
+    static final int THREADS = 512;
 
     private static final Logger log = LoggerFactory.getLogger(BoundedCalls.class);
     private static final ThreadPoolExecutor POOL = createPool();
@@ -48,14 +51,11 @@ public final class BoundedCalls {
 
     private static ThreadPoolExecutor createPool() {
         AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "idworker-store-call-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        return new ThreadPoolExecutor(0, THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "idworker-store-call-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -73,8 +73,8 @@ public final class BoundedCalls {
         try {
             POOL.execute(call);
         } catch (RejectedExecutionException e) {
-            // cannot happen with an unbounded queue and a pool never shut down; run here rather than lose the call
-            call.run();
+            // THREADS calls stuck in the store already: this one would only wait behind them
+            throw onTimeout.get();
         }
         return call.await(deadlineNanos, onTimeout);
     }
