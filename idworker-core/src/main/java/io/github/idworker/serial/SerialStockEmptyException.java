@@ -28,6 +28,21 @@ public class SerialStockEmptyException extends CenterUnavailableException {
         this.period = period;
     }
 
+    /**
+     * @param message why nothing was handed out, naming the setting that bounds the wait
+     * @param cause the failure behind it, if any
+     */
+    public SerialStockEmptyException(String rule, String period, String message, Throwable cause) {
+        super(message, cause);
+        this.rule = rule;
+        this.period = period;
+    }
+
+    /** A call that ended at its deadline: {@code message} says why. */
+    public SerialStockEmptyException(String rule, String period, String message) {
+        this(rule, period, message, null);
+    }
+
     public String getRule() {
         return rule;
     }

@@ -17,8 +17,10 @@ import io.github.idworker.pool.PoolReservation;
 import io.github.idworker.pool.PoolSnapshot;
 import io.github.idworker.pool.PoolStatus;
 import io.github.idworker.pool.PoolStore;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.RateLimitedException;
 import io.github.idworker.pool.UnknownPoolEntityException;
+import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.RefillLock;
@@ -79,6 +81,11 @@ import java.util.concurrent.locks.LockSupport;
  *       ({@link PoolEmptyException}, an {@link PoolAlarm.Kind#EMPTY} alarm, and an immediate refill check on this
  *       node); otherwise {@code LPOP n} and the rate count, atomically.</li>
  * </ol>
+ * {@code max-wait} ({@link RedisPoolOptions.Builder#maxWait}) bounds a take in all, counted from its start and
+ * whatever the Redis client's socket timeout and retries: the entity lookup, the first take's check and the
+ * {@code pool-take.lua} call are awaited only until then ({@link BoundedCalls}), and then the caller gets
+ * {@link PoolTimeoutException}. IDs of an abandoned take that Redis still runs later are lost: popped from the
+ * list, never handed out, never appended again.
  *
  * <p>Steps of a refill check, run by every node for every entity every {@code check-interval} (and at once after
  * a refused take):
@@ -230,10 +237,16 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         if (closed) {
             throw new IdWorkerException("RedisIdPools is closed");
         }
-        Pool pool = pool(entity);
+        // one deadline for the whole take, whatever the Redis client's socket timeout and retries
+        long deadline = System.nanoTime() + options.maxWait().toNanos();
+        Pool pool = pools.get(entity);
+        if (pool == null) {
+            pool = BoundedCalls.call(() -> pool(entity), deadline, () -> timedOut(entity,
+                    "the pool table did not answer", null));
+        }
         if (!pool.verified) {
             try {
-                verify(pool);
+                verify(pool, deadline);
             } catch (RuntimeException failure) {
                 // a take that cannot even check the pool failed for want of the stores: health must hear it
                 pool.takeFailure.failed(failure);
@@ -248,8 +261,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         long repliedAt;
         String status;
         try {
-            reply = executor.execute(TAKE, pool.takeKeys,
-                    List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText));
+            // a take Redis runs after the deadline pops IDs nobody gets: lost, never handed out again
+            reply = BoundedCalls.execute(executor, TAKE, pool.takeKeys,
+                    List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText), deadline,
+                    () -> timedOut(entity, "Redis did not answer", null));
             repliedAt = System.nanoTime();
             status = ScriptReplies.text(reply, 0, pool.context);
         } catch (RuntimeException failure) {
@@ -296,6 +311,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             default -> throw tookFailure(pool, new CenterUnavailableException("Unexpected Redis reply "
                     + ScriptReplies.describe(reply) + " to a take from " + pool.context, null));
         }
+    }
+
+    private PoolTimeoutException timedOut(String entity, String what, Throwable cause) {
+        return new PoolTimeoutException(entity, options.maxWait(), RedisPoolOptions.MAX_WAIT_PROPERTY, what, cause);
     }
 
     private static RuntimeException tookFailure(Pool pool, RuntimeException failure) {
@@ -403,19 +422,25 @@ public class RedisIdPools implements IdPools, AutoCloseable {
 
     /**
      * The first take of an entity on this node waits for one check that compares the list with the database (a
-     * list older than the database, e.g. of a key prefix switched back, is dropped first), at most
-     * {@code lock-ttl}.
+     * list older than the database, e.g. of a key prefix switched back, is dropped first), until the take's
+     * {@code deadline} at most: the check runs on the store-call threads ({@link BoundedCalls}) and goes on there
+     * when the caller stops waiting for it.
      *
-     * @throws CenterUnavailableException when no check succeeded in time
+     * @throws PoolTimeoutException when no check succeeded in time
      */
-    private void verify(Pool pool) {
-        long deadline = System.nanoTime() + options.lockTtl().toNanos();
+    private void verify(Pool pool, long deadline) {
         RuntimeException last = null;
         while (!pool.verified) {
+            if (closed) {
+                throw new IdWorkerException("RedisIdPools is closed");
+            }
             // one thread checks; the others wait for its outcome instead of queueing checks of their own
             try {
-                checkUnlessChecking(pool, false);
-            } catch (IdWorkerConfigurationException e) {
+                BoundedCalls.call(() -> {
+                    checkUnlessChecking(pool, false);
+                    return null;
+                }, deadline, () -> timedOut(pool.key, "its check against the pool table did not end", null));
+            } catch (IdWorkerConfigurationException | PoolTimeoutException e) {
                 throw e;
             } catch (RuntimeException e) {
                 last = e;
@@ -423,13 +448,13 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             if (pool.verified) {
                 return;
             }
-            if (closed || System.nanoTime() - deadline > 0) {
-                throw new CenterUnavailableException("ID pool '" + pool.key + "' could not be checked against "
-                        + store.description() + " within " + options.lockTtl().toMillis() + " ms ("
-                        + RedisPoolOptions.LOCK_TTL_PROPERTY + "), so this node hands out none of its IDs yet"
-                        + (last == null ? "" : ": " + last.getMessage()), last);
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw timedOut(pool.key, "it could not be checked against the pool table, so this node hands out "
+                        + "none of its IDs yet" + (last == null ? "" : " (" + last.getClass().getSimpleName() + ")"),
+                        last);
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pool.checking.get() ? 1 : 20));
+            LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(pool.checking.get() ? 1 : 20)));
         }
     }
 

@@ -19,6 +19,9 @@ public final class RedisPoolOptions {
     public static final String LOCK_TTL_PROPERTY = "idworker.pool.lock-ttl";
     public static final String SCAN_INTERVAL_PROPERTY = "idworker.pool.scan-interval";
     public static final String MAX_REFILL_PROPERTY = "idworker.pool.max-refill";
+    public static final String MAX_WAIT_PROPERTY = "idworker.pool.max-wait";
+    /** Default longest a take waits for Redis (and, on an entity's first take on this node, for its check). */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(1);
     /** Default life of a refill lock whose owner died holding it. */
     public static final Duration DEFAULT_LOCK_TTL = Duration.ofSeconds(30);
     /** Default pause between two reads of the whole pool table, which find entities operators inserted. */
@@ -31,6 +34,7 @@ public final class RedisPoolOptions {
     private final Duration lockTtl;
     private final Duration scanInterval;
     private final int maxRefill;
+    private final Duration maxWait;
     private final List<PoolAlarmListener> alarmListeners;
 
     private RedisPoolOptions(Builder b) {
@@ -39,6 +43,7 @@ public final class RedisPoolOptions {
         this.lockTtl = b.lockTtl;
         this.scanInterval = b.scanInterval;
         this.maxRefill = b.maxRefill;
+        this.maxWait = b.maxWait;
         this.alarmListeners = List.copyOf(b.alarmListeners);
     }
 
@@ -70,6 +75,11 @@ public final class RedisPoolOptions {
         return maxRefill;
     }
 
+    /** Longest one take waits in all ({@code idworker.pool.max-wait}). */
+    public Duration maxWait() {
+        return maxWait;
+    }
+
     public List<PoolAlarmListener> alarmListeners() {
         return alarmListeners;
     }
@@ -81,6 +91,7 @@ public final class RedisPoolOptions {
         private Duration lockTtl = DEFAULT_LOCK_TTL;
         private Duration scanInterval = DEFAULT_SCAN_INTERVAL;
         private int maxRefill = DEFAULT_MAX_REFILL;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
         private final List<PoolAlarmListener> alarmListeners = new ArrayList<>();
 
         private Builder() {
@@ -116,6 +127,16 @@ public final class RedisPoolOptions {
             return this;
         }
 
+        /**
+         * Longest one take waits in all, whatever the Redis client's socket timeout and retries
+         * ({@code idworker.pool.max-wait}): for Redis's answer, and on an entity's first take on this node for the
+         * check against its table. Then {@link io.github.idworker.pool.PoolTimeoutException}.
+         */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
         /** Hears every alarm, besides the WARN log line. */
         public Builder alarmListener(PoolAlarmListener listener) {
             if (listener == null) {
@@ -141,6 +162,9 @@ public final class RedisPoolOptions {
             if (maxRefill < 1 || maxRefill > 10_000_000) {
                 throw new IdWorkerConfigurationException(MAX_REFILL_PROPERTY, "must be from 1 to 10000000, was "
                         + maxRefill);
+            }
+            if (maxWait == null || maxWait.toMillis() < 1 || maxWait.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new IdWorkerConfigurationException(MAX_WAIT_PROPERTY, "must be from 1ms to 10m, was " + maxWait);
             }
             return new RedisPoolOptions(this);
         }

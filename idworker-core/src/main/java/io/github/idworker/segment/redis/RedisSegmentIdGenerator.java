@@ -5,6 +5,7 @@ import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LastFailure;
 import io.github.idworker.segment.StoreBackedGenerator;
+import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -105,6 +106,13 @@ import java.util.concurrent.locks.LockSupport;
  * script.
  * Numbers must stay below 2<sup>53</sup> ({@link #MAX_NUMBER}), where Lua arithmetic is exact.
  *
+ * <p>{@code maxWait} bounds each call in all, counted from its start (from the moment it queued when coalescing),
+ * whatever the Redis client's socket timeout, retries and script reloads add up to: every Redis step a caller
+ * waits for (steps 2, 4, 5 and 8) is awaited only until the call's deadline ({@link BoundedCalls}), and then the
+ * caller gets {@link SegmentRefillTimeoutException}. A {@code segment-next} that Redis runs after its caller gave
+ * up leaves its numbers unused — a gap, never a duplicate; a lock granted after that is released when the answer
+ * comes.
+ *
  * <p>Interrupts: a queued call not yet taken ends with {@link IdWorkerException} and the flag kept; a call that is
  * waiting for a refill goes on (it may serve callers combined with it who were not interrupted; {@code maxWait}
  * bounds it) and keeps the flag.
@@ -119,6 +127,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
     public static final long MAX_NUMBER = (1L << 53) - 1;
 
     private static final Logger log = LoggerFactory.getLogger(RedisSegmentIdGenerator.class);
+    private static final String MAX_WAIT_PROPERTY = "idworker.segment.redis.max-wait";
     private static final LuaScript NEXT = LuaScript.load(RedisSegmentIdGenerator.class, "segment-next");
     private static final LuaScript AHEAD_CHECK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-ahead-check");
     private static final LuaScript LOCK = RefillLock.ACQUIRE;
@@ -204,7 +213,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         Duration maxWait = this.options.maxWait();
         this.combiner = !this.options.coalesce() ? null : new CallCombiner(this::issue, this.options.maxBatch(),
                 this.options.maxInFlight(), maxWait.toNanos(),
-                () -> new SegmentRefillTimeoutException(bizTag, maxWait, "idworker.segment.redis.max-wait", null),
+                () -> new SegmentRefillTimeoutException(bizTag, maxWait, MAX_WAIT_PROPERTY, null),
                 () -> new IdWorkerException("Interrupted while waiting for a number of segment tag '" + bizTag + "'"));
     }
 
@@ -287,7 +296,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     private long takeFromRedis(int count, long deadline) {
         List<String> args = count == 1 ? argsOfOne : List.of(Integer.toString(count), checkRun, lowMark);
-        List<Object> reply = next(args);
+        List<Object> reply = next(args, deadline);
         long last = issuedLast(reply);
         if (last != 0) {
             return firstOf(last, count, reply);
@@ -295,9 +304,20 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return refillAndTake(count, args, reply, deadline);
     }
 
-    private List<Object> next(List<String> args) {
+    /**
+     * One {@code segment-next} call, whose answer is awaited until {@code deadline} only: a call that completes in
+     * Redis after that leaves its numbers unused (a gap), never issued twice.
+     */
+    private List<Object> next(List<String> args, long deadline) {
         scriptCalls.increment();
-        return run(NEXT, rangeKeys, args);
+        return BoundedCalls.call(() -> run(NEXT, rangeKeys, args), deadline, this::redisTimedOut);
+    }
+
+    /** The exception of a call whose Redis step did not answer before the caller's deadline. */
+    private SegmentRefillTimeoutException redisTimedOut() {
+        return new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY,
+                new CenterUnavailableException("Redis did not answer within the wait; numbers a late call may still "
+                        + "take are skipped, never issued", null));
     }
 
     /**
@@ -346,10 +366,10 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
             while (true) {
                 expectRefillStatus(reply);
                 String token = newToken();
-                if (lock(token)) {
+                if (lock(token, deadline)) {
                     boolean handedOver = false;
                     try {
-                        reply = next(args);
+                        reply = next(args, deadline);
                         long last = issuedLast(reply);
                         if (last != 0) {
                             return firstOf(last, count, reply);
@@ -360,16 +380,16 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
                         interrupted |= awaitRefill(refill, deadline);
                     } finally {
                         if (!handedOver) {
-                            unlock(token);
+                            unlock(token, deadline);
                         }
                     }
                 } else {
                     timeOutAfter(deadline);
-                    LockSupport.parkNanos(pause);
+                    LockSupport.parkNanos(Math.max(1, Math.min(pause, deadline - System.nanoTime())));
                     interrupted |= Thread.interrupted();
                     pause = Math.min(2 * pause, MAX_PAUSE_NANOS);
                 }
-                reply = next(args);
+                reply = next(args, deadline);
                 long last = issuedLast(reply);
                 if (last != 0) {
                     return firstOf(last, count, reply);
@@ -385,7 +405,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     private void timeOutAfter(long deadline) {
         if (System.nanoTime() - deadline > 0) {
-            throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), "idworker.segment.redis.max-wait", null);
+            throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY, null);
         }
     }
 
@@ -428,8 +448,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), "idworker.segment.redis.max-wait",
-                        null);
+                throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY, null);
             } catch (ExecutionException e) {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
@@ -503,6 +522,18 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return number(run(LOCK, lockKeys, List.of(token, lockTtlMillis)), 0) == 1;
     }
 
+    /**
+     * The lock of a caller, whose wait for Redis ends at {@code deadline}; a lock Redis grants after that is
+     * released as soon as the answer comes, so it does not block other refills for {@code lock-ttl}.
+     */
+    private boolean lock(String token, long deadline) {
+        return BoundedCalls.call(() -> lock(token), deadline, this::redisTimedOut, taken -> {
+            if (taken) {
+                unlock(token);
+            }
+        });
+    }
+
     /** Allocates a range from the database and installs it; called while holding the lock. */
     private void refill(String token, int size, boolean ahead) {
         long started = System.nanoTime();
@@ -557,6 +588,19 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
                 throw new StaleSegmentException(bizTag, segment, number(reply, 1), "Redis key " + rangeKey);
             }
             default -> throw unexpected(INSTALL, reply);
+        }
+    }
+
+    /** Releases the lock, waiting for Redis until {@code deadline} at most: the lock expires by itself anyway. */
+    private void unlock(String token, long deadline) {
+        try {
+            BoundedCalls.call(() -> {
+                unlock(token);
+                return null;
+            }, deadline, () -> new CenterUnavailableException("no answer in time", null));
+        } catch (CenterUnavailableException e) {
+            log.debug("Left the release of the refill lock {} of segment tag '{}' running after the caller's "
+                    + "deadline; the lock expires after {} at the latest", lockKey, bizTag, options.lockTtl());
         }
     }
 

@@ -2,6 +2,7 @@ package io.github.idworker.serial.redis;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
+import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -78,6 +79,10 @@ import java.util.concurrent.locks.LockSupport;
  *       polls step 2 (1 ms backing off to 10 ms), at most {@code max-wait} in all, then gets
  *       {@link SerialStockEmptyException}: a hung database never holds a caller longer. A refill that failed is
  *       not tried again for 200 ms.</li>
+ *   <li>{@code max-wait} bounds the whole call, counted from its start: each take of step 2 waits for Redis only
+ *       until then ({@link BoundedCalls}), so a hung Redis ends the call with {@link SerialStockEmptyException}
+ *       within {@code max-wait} too, whatever the Redis client's socket timeout and retries. A take Redis runs
+ *       after its caller gave up leaves its numbers unused: a gap, never a duplicate.</li>
  *   <li>Refill: take the lock ({@code SET NX PX}); when another node holds it, stop (that node refills). Holding
  *       the lock:
  *       {@code serial-inspect.lua} reads what is left and the demand of the last 30 and 60 minutes; when
@@ -235,11 +240,12 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             throw new IdWorkerException("RedisSerialNumbers is closed");
         }
         SerialRule rule = stock.rule;
-        long deadline = 0;
+        // one deadline for the whole call: the takes, however long the client's socket timeout, and the wait
+        long deadline = System.nanoTime() + options.maxWait().toNanos();
         long pause = 1;
         boolean waited = false;
         while (true) {
-            Taken t = takeOnce(stock, count, now);
+            Taken t = takeOnce(stock, count, now, deadline);
             if (t.status == Status.OK) {
                 stock.stats.issued(stock.period, count, t.left);
                 if (t.left <= rule.critical()) {
@@ -254,7 +260,6 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 waited = true;
                 waitedCalls.increment();
                 stock.stats.waited();
-                deadline = System.nanoTime() + options.maxWait().toNanos();
             }
             RefillState state = refillInBackground(stock, count);
             RuntimeException failure = state.lastFailure;
@@ -262,11 +267,12 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 // the database holds no number of the period below max: the stock will never serve this call
                 throw new SerialExhaustedException(rule.name(), stock.period, rule.max());
             }
-            if (System.nanoTime() - deadline >= 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 throw new SerialStockEmptyException(rule.name(), stock.period, options.maxWait(),
                         RedisSerialOptions.MAX_WAIT_PROPERTY, failure);
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
+            LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(pause)));
             pause = Math.min(10, pause * 2);
             now = options.clock().millis();
         }
@@ -277,11 +283,19 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private record Taken(Status status, long first, long left) {
     }
 
-    /** One take; {@code now} picks the demand bucket. */
-    private Taken takeOnce(Stock stock, int count, long now) {
+    /**
+     * One take; {@code now} picks the demand bucket. Redis's answer is awaited until {@code deadline} only: a take
+     * that completes in Redis after that leaves its numbers unused (a gap), never issued twice.
+     */
+    private Taken takeOnce(Stock stock, int count, long now, long deadline) {
         long bucket = Math.floorDiv(now, BUCKET_MILLIS);
-        List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
-                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS));
+        List<Object> reply = BoundedCalls.execute(executor, TAKE, stock.takeKeys(bucket),
+                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS),
+                deadline, () -> new SerialStockEmptyException(stock.rule.name(), stock.period,
+                        "Redis did not answer the take of serial rule '" + stock.rule.name() + "' period "
+                        + stock.period + " within " + options.maxWait().toMillis() + " ms ("
+                        + RedisSerialOptions.MAX_WAIT_PROPERTY + "); numbers it may still take are skipped, never "
+                        + "handed out. Check that Redis is up, or raise " + RedisSerialOptions.MAX_WAIT_PROPERTY + "."));
         String status = ScriptReplies.text(reply, 0, stock.takeContext);
         String context = stock.takeContext;
         return switch (status) {

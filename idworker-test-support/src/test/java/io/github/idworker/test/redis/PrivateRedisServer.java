@@ -43,6 +43,25 @@ final class PrivateRedisServer implements AutoCloseable {
         return RedisTestClients.standalone("127.0.0.1", port);
     }
 
+    /** Freezes the server ({@code SIGSTOP}): it keeps its connections but answers nothing until {@link #thaw()}. */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a frozen server go on ({@code SIGCONT}); harmless when it is not frozen. */
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        if (process != null) {
+            int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+            if (rc != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+            }
+        }
+    }
+
     /** Kills the server like a crash ({@code SIGKILL}). */
     void kill() throws InterruptedException {
         if (process != null) {
@@ -58,6 +77,11 @@ final class PrivateRedisServer implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        try {
+            thaw();
+        } catch (IOException e) {
+            // killed below anyway
+        }
         kill();
         RedisClusterSupport.deleteRecursively(dir);
     }

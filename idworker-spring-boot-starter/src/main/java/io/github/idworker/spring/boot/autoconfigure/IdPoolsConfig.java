@@ -152,7 +152,8 @@ public class IdPoolsConfig {
                 .environment(new PoolEnvironment(pool.getEnvironment(), pool.getEnvironments()))
                 .lockTtl(pool.getLockTtl())
                 .scanInterval(pool.getScanInterval())
-                .maxRefill(pool.getMaxRefill());
+                .maxRefill(pool.getMaxRefill())
+                .maxWait(pool.getMaxWait());
     }
 
     /**

@@ -1182,6 +1182,14 @@ public class IdWorkerProperties {
         private int maxRefill = 1000000;
 
         /**
+         * Longest one take waits in all, whatever the Redis client's socket timeout and retries: for Redis's
+         * answer, and on an entity's first take on this node for its check against the pool table; then the take
+         * fails (PoolTimeoutException, HTTP 503 in the ID service). IDs of a take Redis still runs after that are
+         * lost, never handed out. From 1ms to 10m.
+         */
+        private Duration maxWait = Duration.ofSeconds(1);
+
+        /**
          * Entities registered in the pool table at startup, by entity key (1 to 64 letters, digits, '_', '-' or
          * '.'; write a key with a '.' in brackets, "entities[orders.v2]"). An entity the table already holds keeps
          * the table's values; differences are logged.
@@ -1242,6 +1250,14 @@ public class IdWorkerProperties {
 
         public void setMaxRefill(int maxRefill) {
             this.maxRefill = maxRefill;
+        }
+
+        public Duration getMaxWait() {
+            return this.maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
         }
 
         public Map<String, PoolEntityProperties> getEntities() {

@@ -143,7 +143,7 @@ class IdPoolsConfigTest {
         pools().withPropertyValues("idworker.pool.table=custom_pool", "idworker.pool.initialize-schema=always",
                         "idworker.redis.key-prefix=custom-prefix", "idworker.pool.environment=1",
                         "idworker.pool.environments=3", "idworker.pool.lock-ttl=5s", "idworker.pool.scan-interval=2s",
-                        "idworker.pool.max-refill=4000")
+                        "idworker.pool.max-refill=4000", "idworker.pool.max-wait=1500ms")
                 .withPropertyValues(entity(key, "name=Order numbers", "type=monotonic", "start-offset=100",
                         "step=200", "max-per-request=50", "max-per-second=1000", "threshold-percent=50",
                         "check-interval=300ms", "max-pool-size=2000", "max-gap=2"))
@@ -167,6 +167,7 @@ class IdPoolsConfigTest {
                     assertThat(options.lockTtl()).isEqualTo(Duration.ofSeconds(5));
                     assertThat(options.scanInterval()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(options.maxRefill()).isEqualTo(4000);
+                    assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(1500));
 
                     RedisIdPools pools = context.getBean(RedisIdPools.class);
                     awaitLevel(pools, key, expected.thresholdLevel());
@@ -229,6 +230,7 @@ class IdPoolsConfigTest {
             idworker.pool.lock-ttl=50ms                                | idworker.pool.lock-ttl       | must be from 100ms to 10m
             idworker.pool.scan-interval=2h                             | idworker.pool.scan-interval  | must be from 10ms to 1h
             idworker.pool.max-refill=0                                 | idworker.pool.max-refill     | must be from 1 to 10000000
+            idworker.pool.max-wait=0s                                  | idworker.pool.max-wait       | must be from 1ms to 10m
             idworker.redis.key-prefix={bad}                            | idworker.redis.key-prefix    | {bad}
             idworker.pool.table=pools;drop                             | idworker.pool.table          | pools;drop
             idworker.jdbc.network-timeout=1s                           | idworker.jdbc.network-timeout | must be longer than idworker.jdbc.statement-timeout

@@ -79,7 +79,7 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.serial.redis.refill-cover", "idworker.serial.redis.check-run-id",
                 "idworker.pool.table", "idworker.pool.initialize-schema", "idworker.pool.environment",
                 "idworker.pool.environments", "idworker.pool.lock-ttl", "idworker.pool.scan-interval",
-                "idworker.pool.max-refill", "idworker.pool.entities");
+                "idworker.pool.max-refill", "idworker.pool.max-wait", "idworker.pool.entities");
     }
 
     @Test
@@ -237,6 +237,7 @@ class IdWorkerPropertiesMetadataTest {
                 .containsEntry("idworker.pool.environments", "1")
                 .containsEntry("idworker.pool.lock-ttl", "30s")
                 .containsEntry("idworker.pool.scan-interval", "10s")
-                .containsEntry("idworker.pool.max-refill", "1000000");
+                .containsEntry("idworker.pool.max-refill", "1000000")
+                .containsEntry("idworker.pool.max-wait", "1s");
     }
 }
