@@ -84,9 +84,18 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
         }
     }
 
-    /** Sets the stored high-water of a tag, as an operator restoring an old backup would. */
-    public void setMaxId(String bizTag, long maxId) {
+    /** Sets max_id and nothing else, as an operator editing the row by hand would. */
+    @Override
+    public void editMaxId(String bizTag, long maxId) {
         execute("UPDATE " + table + " SET max_id = ? WHERE biz_tag = ?", maxId, bizTag);
+    }
+
+    /**
+     * Sets the whole row back to {@code maxId}, high-water included, as a restore of the database from an old
+     * backup would: the table cannot tell, only a generator that saw later ranges (or Redis) can.
+     */
+    public void restoreRow(String bizTag, long maxId) {
+        execute("UPDATE " + table + " SET max_id = ?, high_water = ? WHERE biz_tag = ?", maxId, bizTag);
     }
 
     /** Locks the tag's row from another session until the handle is closed, as a hung transaction would. */
@@ -102,7 +111,8 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
     private void execute(String sql, Long number, String bizTag) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
-            if (number != null) {
+            long parameters = sql.chars().filter(ch -> ch == '?').count();
+            while (number != null && i < parameters) {
                 ps.setLong(i++, number);
             }
             ps.setString(i, bizTag);
