@@ -348,7 +348,7 @@ public abstract class AbstractSegmentAllocatorContractTest {
             for (int i = 0; i < 20_000; i++) {
                 issued.add(running.nextId());
             }
-            long highWater = store.storedMaxId(tag);
+            long highWater = store.storedMaxId(tag); // or one range less: a range ahead may be loading
             store.editMaxId(tag, highWater / 2);
             AtomicInteger freshIssued = new AtomicInteger();
             AtomicInteger refusals = new AtomicInteger();
@@ -384,7 +384,9 @@ public abstract class AbstractSegmentAllocatorContractTest {
             assertThat(freshIssued.get()).as("numbers the fresh generator issued").isZero();
             assertThat(refusals.get()).isPositive();
             for (IdWorkerException e : failures) {
-                assertMovedBack(e, tag, highWater / 2, highWater);
+                // a range the running generator loaded ahead may have landed after highWater was read
+                assertThat(e).isInstanceOfSatisfying(SegmentRowMovedBackException.class, m -> assertMovedBack(m, tag,
+                        highWater / 2, Math.max(highWater, m.getHighWater())));
             }
             assertThat(store.storedMaxId(tag)).isEqualTo(highWater / 2);
         }

@@ -109,7 +109,18 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
     }
 
     private void execute(String sql, Long number, String bizTag) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection()) {
+            // as an operator's own session would be (the pool may hand out REPEATABLE READ): never a serialization
+            // failure against the allocations it races with
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            executeOn(c, sql, number, bizTag);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void executeOn(Connection c, String sql, Long number, String bizTag) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             long parameters = sql.chars().filter(ch -> ch == '?').count();
             while (number != null && i < parameters) {
@@ -120,8 +131,6 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
             if (!c.getAutoCommit()) {
                 c.commit();
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 
