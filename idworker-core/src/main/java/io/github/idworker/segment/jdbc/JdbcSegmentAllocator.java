@@ -40,7 +40,7 @@ import java.util.OptionalLong;
  *       update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= Long.MAX_VALUE − step AND (high_water IS
  *       NULL OR high_water <= max_id)}. The update locks the row until commit, so concurrent allocators of the tag
  *       queue behind each other; each re-checks the condition on the row the one before it committed.</li>
- *   <li>In the same transaction: {@code SELECT max_id FROM t WHERE biz_tag = ?}. It reads this transaction's own
+ *   <li>In the same transaction: {@code SELECT max_id, high_water FROM t WHERE biz_tag = ?}. It reads this transaction's own
  *       update under every isolation level, so the range {@code (max_id − step, max_id]} is exactly the one the
  *       update produced. Commit.</li>
  *   <li>When the update changed no row, the same read tells why: a row whose {@code max_id} lies below its
