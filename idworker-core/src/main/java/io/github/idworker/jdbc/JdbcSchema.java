@@ -1,5 +1,6 @@
 package io.github.idworker.jdbc;
 
+import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.StoreLocations;
 
@@ -12,6 +13,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,11 +29,19 @@ import java.util.regex.Pattern;
  * the tables named after it, such as {@code idworker_worker_slot_ns}) gets the custom name instead; nothing
  * else in the file starts with it. A file may hold several statements, each ended by {@code ;} at the end of a
  * line; lines starting with {@code --} are comments.
+ *
+ * <p>A column added to a table after its first release ({@link AddedColumn}) is not added by
+ * {@code CREATE TABLE IF NOT EXISTS} to a table that already exists: {@link #addColumnIfMissing} adds it and fills
+ * it in for the existing rows, and {@link #verifyColumn} refuses a table without it, quoting those statements.
  */
 public final class JdbcSchema {
 
     /** An SQL identifier of letters, digits and '_', optionally schema-qualified, each part at most 63 long. */
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+    /** Held while {@link #addColumnIfMissing} runs: one upgrade at a time per JVM. */
+    private static final Object ALTER_LOCK = new Object();
+    /** How often {@link #addColumnIfMissing} tries its {@code ALTER TABLE}. */
+    private static final int ADD_COLUMN_ATTEMPTS = 5;
     /** PostgreSQL's identifier limit; longer names are cut silently there. */
     private static final int MAX_IDENTIFIER = 63;
 
@@ -150,18 +162,8 @@ public final class JdbcSchema {
     public void verify(JdbcRunner jdbc) {
         JdbcDialect dialect = jdbc.dialect();
         for (Map.Entry<String, String> t : columnsByTable.entrySet()) {
-            SQLException missing = jdbc.run("check table " + t.getKey(), s -> {
-                try (Statement st = s.statement()) {
-                    st.executeQuery("SELECT " + t.getValue() + " FROM " + t.getKey() + " WHERE 1 = 0").close();
-                    return null;
-                } catch (SQLException e) {
-                    if (isUnreachable(e)) {
-                        throw e;
-                    }
-                    s.rollback();
-                    return e;
-                }
-            });
+            SQLException missing = probe(jdbc, "check table " + t.getKey(),
+                    "SELECT " + t.getValue() + " FROM " + t.getKey() + " WHERE 1 = 0");
             if (missing != null) {
                 throw new IdWorkerConfigurationException(initializeSchemaProperty, "table '" + t.getKey()
                         + "' is missing or lacks idworker's columns in " + jdbc.location() + " ("
@@ -171,6 +173,114 @@ public final class JdbcSchema {
                         + " (see the README) or set " + initializeSchemaProperty + "=always", missing);
             }
         }
+    }
+
+    /**
+     * A column that existing tables lack: the statements that add it and fill it in for the rows already there,
+     * in the order they run, with the table name filled in.
+     *
+     * @param table the table
+     * @param column the column
+     * @param purpose what the column is for, for the message that asks for it
+     * @param statements {@code ALTER TABLE ... ADD COLUMN ...} first, then any statements that fill it in; each
+     *        idempotent once the column exists
+     */
+    public record AddedColumn(String table, String column, String purpose, List<String> statements) {
+        public AddedColumn {
+            statements = List.copyOf(statements);
+        }
+    }
+
+    /** Whether {@code table} has {@code column}. */
+    public boolean hasColumn(JdbcRunner jdbc, String table, String column) {
+        return probe(jdbc, "check column " + column + " of table " + table,
+                "SELECT " + column + " FROM " + table + " WHERE 1 = 0") == null;
+    }
+
+    /**
+     * Adds the column unless the table has it: its {@code ALTER TABLE}, then the statements that fill it in. Safe
+     * when several processes start at once: an {@code ALTER TABLE} that fails is followed by another look at the
+     * table, and a column a concurrent process added counts as done; otherwise it is tried again a few times.
+     * H2 shared by several processes (server mode) is not safe against two of them upgrading at once: upgrade it
+     * from one process first.
+     *
+     * @throws io.github.idworker.CenterUnavailableException when a statement fails otherwise
+     */
+    public void addColumnIfMissing(JdbcRunner jdbc, AddedColumn added) {
+        // H2 (2.4.240) lost the whole table when two of these ALTER TABLE statements ran at once, so the
+        // upgrades of one JVM run one at a time; processes sharing one database rely on its own locking
+        synchronized (ALTER_LOCK) {
+            addColumnOnce(jdbc, added);
+        }
+    }
+
+    private void addColumnOnce(JdbcRunner jdbc, AddedColumn added) {
+        String alter = added.statements().get(0);
+        SQLException failed = null;
+        for (int attempt = 1; !hasColumn(jdbc, added.table(), added.column()); attempt++) {
+            if (attempt > ADD_COLUMN_ATTEMPTS) {
+                throw new CenterUnavailableException("Could not add column " + added.column() + " to table "
+                        + added.table() + " at " + jdbc.location() + " in " + ADD_COLUMN_ATTEMPTS + " attempts: "
+                        + (failed == null ? "the ALTER TABLE succeeded, yet the column is missing"
+                        : StoreLocations.redact(String.valueOf(failed.getMessage()).trim())), failed);
+            }
+            if (attempt > 1) {
+                // H2 rebuilds the table for an ALTER: a concurrent one may find it missing or locked for a moment
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(20, 200)));
+            }
+            failed = jdbc.run("add column " + added.column() + " to table " + added.table(), s -> {
+                try (Statement st = s.statement()) {
+                    st.execute(alter);
+                    return null;
+                } catch (SQLException e) {
+                    // a lock timeout too: a concurrent ALTER held the table (H2 locks its catalogue); look again
+                    s.rollback();
+                    return e;
+                }
+            });
+        }
+        for (String fill : added.statements().subList(1, added.statements().size())) {
+            jdbc.run("fill in column " + added.column() + " of table " + added.table(), s -> {
+                try (Statement st = s.statement()) {
+                    st.execute(fill);
+                }
+                return null;
+            });
+        }
+    }
+
+    /**
+     * Checks that the table has the added column.
+     *
+     * @throws IdWorkerConfigurationException naming the initialize-schema property, the table and the exact
+     *         statements that add the column, when it lacks it
+     * @throws io.github.idworker.CenterUnavailableException when the database cannot be reached
+     */
+    public void verifyColumn(JdbcRunner jdbc, AddedColumn added) {
+        SQLException missing = probe(jdbc, "check column " + added.column() + " of table " + added.table(),
+                "SELECT " + added.column() + " FROM " + added.table() + " WHERE 1 = 0");
+        if (missing != null) {
+            throw new IdWorkerConfigurationException(initializeSchemaProperty, "table '" + added.table() + "' in "
+                    + jdbc.location() + " lacks column " + added.column() + " (" + added.purpose() + "; tables "
+                    + "created before it was added lack it). Add it with: " + String.join("; ", added.statements())
+                    + "; or set " + initializeSchemaProperty + "=always, which runs these at startup", missing);
+        }
+    }
+
+    /** Runs a query that returns no rows; its failure, unless the database could not be reached. */
+    private static SQLException probe(JdbcRunner jdbc, String what, String sql) {
+        return jdbc.run(what, s -> {
+            try (Statement st = s.statement()) {
+                st.executeQuery(sql).close();
+                return null;
+            } catch (SQLException e) {
+                if (isUnreachable(e)) {
+                    throw e;
+                }
+                s.rollback();
+                return e;
+            }
+        });
     }
 
     /** A failure of the connection or a timeout, not of the query: the table may well be there. */

@@ -12,6 +12,10 @@ package io.github.idworker.segment;
  *   <li>A tag that is not registered gives {@link UnknownSegmentTagException} naming it, unless the allocator
  *       creates tags on first use; creation tolerates concurrent creators.</li>
  *   <li>A tag whose next range would pass {@link Long#MAX_VALUE} gives {@link SegmentExhaustedException}.</li>
+ *   <li>A tag whose stored high-water was moved back by hand (below the end of a range already handed out) gives
+ *       a {@link StaleSegmentException} — {@link SegmentRowMovedBackException} naming the tag, where it is stored
+ *       and both values — from every allocator, a new one included, and changes nothing, until the high-water is
+ *       raised again. A store restored as a whole from an older backup cannot be told apart from its past.</li>
  * </ul>
  * Implementations are thread-safe. Failures to reach the store surface as
  * {@link io.github.idworker.CenterUnavailableException} and allocate nothing.
@@ -27,6 +31,7 @@ public interface SegmentAllocator {
      * @throws IllegalArgumentException when the tag is blank or too long, or the step is below 1
      * @throws UnknownSegmentTagException when the tag is not registered and the allocator does not create tags
      * @throws SegmentExhaustedException when the range would pass {@link Long#MAX_VALUE}
+     * @throws StaleSegmentException when the tag's stored high-water was moved back below numbers already handed out
      */
     Segment allocate(String bizTag, int step);
 

@@ -68,7 +68,9 @@ import java.util.function.LongSupplier;
  *       {@code maxWait} per call, then gets {@link SegmentRefillTimeoutException} carrying the last store
  *       failure. An unknown tag or an exhausted one fails at once with the allocator's exception.</li>
  *   <li><b>Checks.</b> A range that does not lie above the previous one of this instance is discarded with
- *       {@link StaleSegmentException}: the store went back.</li>
+ *       {@link StaleSegmentException}: the store went back. An allocator that sees the store went back refuses
+ *       before handing out a range (a {@link StaleSegmentException} too), which also stops an instance that
+ *       never saw the earlier ranges; both fail callers at once, like an unknown tag.</li>
  * </ol>
  * Thread-safe. {@link #close()} stops loading; later calls fail.
  */

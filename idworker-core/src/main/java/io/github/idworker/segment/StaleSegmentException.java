@@ -6,6 +6,10 @@ import io.github.idworker.IdWorkerException;
  * The allocator handed out a range that does not lie above numbers already issued for the tag, so using it could
  * repeat numbers; it was discarded and nothing was issued. This means the store's high-water went back (a
  * database restored from an old backup, or {@code max_id} lowered by hand).
+ *
+ * <p>Thrown by a generator that compares a new range with the ones it used, and, as
+ * {@link SegmentRowMovedBackException}, by an allocator whose row shows that it went back, before it hands out
+ * any range: the second also stops generators that never saw the old ranges (a restart, another node).
  */
 public class StaleSegmentException extends IdWorkerException {
 
@@ -28,14 +32,28 @@ public class StaleSegmentException extends IdWorkerException {
         this.issuedHigh = issuedHigh;
     }
 
+    /**
+     * For subclasses that say themselves what went back.
+     *
+     * @param segment the range that was refused, or {@code null} when none was handed out
+     */
+    protected StaleSegmentException(String message, String bizTag, Segment segment, long issuedHigh) {
+        super(message);
+        this.bizTag = bizTag;
+        this.segment = segment;
+        this.issuedHigh = issuedHigh;
+    }
+
     public String getBizTag() {
         return bizTag;
     }
 
+    /** The range that was refused; {@code null} when the allocator refused before handing one out. */
     public Segment getSegment() {
         return segment;
     }
 
+    /** The highest number that may already have been issued for the tag. */
     public long getIssuedHigh() {
         return issuedHigh;
     }

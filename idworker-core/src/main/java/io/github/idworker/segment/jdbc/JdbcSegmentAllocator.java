@@ -9,12 +9,14 @@ import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
+import io.github.idworker.segment.SegmentRowMovedBackException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 
 import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -25,17 +27,25 @@ import java.util.OptionalLong;
  * at READ COMMITTED whatever level the pool hands out, and bounded by the statement and network timeouts.
  *
  * <p>Invariant: a tag's {@code max_id} only grows, and every number up to it has been handed out in exactly one
- * range, so ranges never overlap and together cover {@code (startAfter, max_id]}.
+ * range, so ranges never overlap and together cover {@code (startAfter, max_id]}. The same row keeps
+ * {@code high_water}, the end of the last range handed out (or {@code startAfter}), raised by the same statement
+ * that raises {@code max_id}: an operator who lowers {@code max_id} alone leaves it behind, and a row whose
+ * {@code max_id} lies below its {@code high_water} is refused by every allocator, whether or not it ever saw the
+ * tag ({@link SegmentRowMovedBackException}). {@code NULL} means "not known yet": a row written by hand or by a
+ * version without the column; the next allocation sets it.
  *
  * <p>Allocate {@code (tag, step)}:
  * <ol>
- *   <li>In one transaction: {@code UPDATE t SET max_id = max_id + step, update_time = CURRENT_TIMESTAMP WHERE
- *       biz_tag = ? AND max_id <= Long.MAX_VALUE − step}. The update locks the row until commit, so concurrent
- *       allocators of the tag queue behind each other.</li>
- *   <li>In the same transaction: {@code SELECT max_id FROM t WHERE biz_tag = ?}. It reads this transaction's own
+ *   <li>In one transaction: {@code UPDATE t SET high_water = max_id + step, max_id = max_id + step,
+ *       update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= Long.MAX_VALUE − step AND (high_water IS
+ *       NULL OR high_water <= max_id)}. The update locks the row until commit, so concurrent allocators of the tag
+ *       queue behind each other; each re-checks the condition on the row the one before it committed.</li>
+ *   <li>In the same transaction: {@code SELECT max_id, high_water FROM t WHERE biz_tag = ?}. It reads this transaction's own
  *       update under every isolation level, so the range {@code (max_id − step, max_id]} is exactly the one the
  *       update produced. Commit.</li>
- *   <li>When the update changed no row, the same read tells why: a row whose {@code max_id} leaves no room → the
+ *   <li>When the update changed no row, the same read tells why: a row whose {@code max_id} lies below its
+ *       {@code high_water} → it was moved back ({@link SegmentRowMovedBackException} naming tag, table and both
+ *       values; nothing changed); a row whose {@code max_id} leaves no room → the
  *       next range would pass {@link Long#MAX_VALUE} ({@link SegmentExhaustedException}); a row with room → a
  *       concurrent creator inserted it after the update looked (each statement sees its own snapshot under
  *       READ COMMITTED), so go back to step 1; no row → the tag is unknown.</li>
@@ -45,12 +55,15 @@ import java.util.OptionalLong;
  *   <li>A serialization failure or deadlock (SQLState {@code 40001}, {@code 40P01}, MySQL/MariaDB error
  *       {@code 1020}) rolls back and retries the transaction after a random pause, a few times at most.</li>
  * </ol>
- * Register {@code (tag, startAfter, step)}: read the row; when absent insert it with {@code max_id = startAfter};
+ * Register {@code (tag, startAfter, step)}: read the row; when absent insert it with {@code max_id} and
+ * {@code high_water} both {@code startAfter};
  * a duplicate-key error means a concurrent registration won, which is success too. An existing row is never
  * changed.
  *
  * <p>DDL per database: {@code io/github/idworker/segment/jdbc/schema-{h2,mysql,postgresql}.sql}, plain DDL for
- * {@value #DEFAULT_TABLE}; {@link #createSchemaIfMissing()} runs it with the configured table name put in.
+ * {@value #DEFAULT_TABLE}; {@link #createSchemaIfMissing()} runs it with the configured table name put in, and
+ * adds {@code high_water} to a table created before it existed (seeded with each row's {@code max_id});
+ * {@link #verifySchema()} refuses a table without it, quoting the statements that add it.
  */
 public class JdbcSegmentAllocator implements SegmentAllocator {
 
@@ -67,6 +80,7 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
 
     private final JdbcRunner jdbc;
     private final JdbcSchema schema;
+    private final JdbcSchema.AddedColumn highWater;
     private final String table;
     private final boolean autoCreateTags;
 
@@ -95,6 +109,10 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
         this.schema = new JdbcSchema("segment/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(tableName, "biz_tag, max_id, step, description, update_time"));
+        this.highWater = new JdbcSchema.AddedColumn(tableName, "high_water",
+                "the end of the last range handed out, so that a row whose max_id was moved back is refused",
+                List.of("ALTER TABLE " + tableName + " ADD COLUMN high_water BIGINT",
+                        "UPDATE " + tableName + " SET high_water = max_id WHERE high_water IS NULL"));
         this.autoCreateTags = autoCreateTags;
     }
 
@@ -132,19 +150,30 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         return String.join(";\n\n", schema.statements(dialect()));
     }
 
-    /** Creates the segment table unless it exists. */
+    /**
+     * Creates the segment table unless it exists, and adds {@code high_water} to one created before it existed,
+     * seeding it with each row's {@code max_id}.
+     */
     public void createSchemaIfMissing() {
         schema.create(jdbc);
+        schema.addColumnIfMissing(jdbc, highWater);
     }
 
     /**
-     * Checks that the segment table exists and has the expected columns.
+     * Checks that the segment table exists and has the expected columns, {@code high_water} included.
      *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not; for a
+     *         table without {@code high_water}, also the statements that add it
      * @throws CenterUnavailableException when the database cannot be reached
      */
     public void verifySchema() {
         schema.verify(jdbc);
+        schema.verifyColumn(jdbc, highWater);
+    }
+
+    /** The statements that add {@code high_water} to a segment table created before it existed. */
+    public List<String> highWaterUpgradeSql() {
+        return highWater.statements();
     }
 
     @Override
@@ -193,14 +222,19 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     private Outcome update(JdbcRunner.Session s, String bizTag, int step) throws SQLException {
         long limit = Long.MAX_VALUE - step;
         int updated;
-        try (PreparedStatement ps = s.prepare("UPDATE " + table
-                + " SET max_id = max_id + ?, update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= ?")) {
+        // high_water is assigned first: MySQL and MariaDB evaluate SET left to right with the values assigned so
+        // far, PostgreSQL and H2 with the row's old ones; in this order both read the old max_id in both places
+        try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET high_water = max_id + ?, max_id = max_id + ?,"
+                + " update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= ?"
+                + " AND (high_water IS NULL OR high_water <= max_id)")) {
             ps.setLong(1, step);
-            ps.setString(2, bizTag);
-            ps.setLong(3, limit);
+            ps.setLong(2, step);
+            ps.setString(3, bizTag);
+            ps.setLong(4, limit);
             updated = ps.executeUpdate();
         }
-        Long maxId = readMaxId(s, bizTag);
+        long[] row = readRow(s, bizTag);
+        Long maxId = row == null ? null : row[0];
         if (updated == 1) {
             if (maxId == null) {
                 throw new SQLException("row of segment tag '" + bizTag + "' not readable after its update");
@@ -214,6 +248,9 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         if (maxId == null) {
             return new Outcome(Kind.MISSING, 0);
         }
+        if (row[1] > maxId) {
+            throw new SegmentRowMovedBackException(bizTag, table, jdbc.location(), maxId, row[1]);
+        }
         if (maxId > limit) {
             throw new SegmentExhaustedException(bizTag, maxId, "a range of " + step + " more numbers would pass "
                     + Long.MAX_VALUE + " (table " + table + "). Use a new tag.");
@@ -221,11 +258,17 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         return new Outcome(Kind.RACED, maxId);
     }
 
-    private Long readMaxId(JdbcRunner.Session s, String bizTag) throws SQLException {
-        try (PreparedStatement ps = s.prepare("SELECT max_id FROM " + table + " WHERE biz_tag = ?")) {
+    /** The tag's {@code max_id} and {@code high_water} ({@link Long#MIN_VALUE} when not known yet), or null. */
+    private long[] readRow(JdbcRunner.Session s, String bizTag) throws SQLException {
+        try (PreparedStatement ps = s.prepare("SELECT max_id, high_water FROM " + table + " WHERE biz_tag = ?")) {
             ps.setString(1, bizTag);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
+                if (!rs.next()) {
+                    return null;
+                }
+                long maxId = rs.getLong(1);
+                long highWater = rs.getLong(2);
+                return new long[] {maxId, rs.wasNull() ? Long.MIN_VALUE : highWater};
             }
         }
     }
@@ -260,19 +303,20 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     /** The tag's current high-water: every number up to it has been handed out. Empty for an unknown tag. */
     public OptionalLong maxId(String bizTag) {
         checkTag(bizTag);
-        Long max = jdbc.run("read segment tag '" + bizTag + "'", s -> readMaxId(s, bizTag));
-        return max == null ? OptionalLong.empty() : OptionalLong.of(max);
+        long[] row = jdbc.run("read segment tag '" + bizTag + "'", s -> readRow(s, bizTag));
+        return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
     private boolean insertIfAbsent(String bizTag, long startAfter, int step, String description) {
-        String sql = "INSERT INTO " + table + " (biz_tag, max_id, step, description, update_time)"
-                + " VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
+        String sql = "INSERT INTO " + table + " (biz_tag, max_id, high_water, step, description, update_time)"
+                + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
         return jdbc.run("create segment tag '" + bizTag + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, bizTag);
                 ps.setLong(2, startAfter);
-                ps.setInt(3, step);
-                ps.setString(4, description);
+                ps.setLong(3, startAfter);
+                ps.setInt(4, step);
+                ps.setString(5, description);
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {

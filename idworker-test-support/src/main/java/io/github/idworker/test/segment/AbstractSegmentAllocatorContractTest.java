@@ -2,19 +2,27 @@ package io.github.idworker.test.segment;
 
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
+import io.github.idworker.IdWorkerException;
 import io.github.idworker.segment.SegmentExhaustedException;
+import io.github.idworker.segment.SegmentGeneratorOptions;
+import io.github.idworker.segment.SegmentIdGenerator;
+import io.github.idworker.segment.SegmentRowMovedBackException;
+import io.github.idworker.segment.StaleSegmentException;
 import io.github.idworker.segment.UnknownSegmentTagException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +30,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * SegmentAllocatorStore createStore() { return new MyDbStore(); } }}.
  *
  * <p>Each test uses fresh random tags and deletes them afterwards. Concurrency tests run 16 threads over two
- * allocators of one store, as two processes would.
+ * allocators of one store, as two processes would. A row moved back is made with
+ * {@link SegmentAllocatorStore#editMaxId}, as an operator would with SQL.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 public abstract class AbstractSegmentAllocatorContractTest {
@@ -224,5 +235,160 @@ public abstract class AbstractSegmentAllocatorContractTest {
                 })
                 .hasMessageContaining("'" + tag + "'");
         assertThat(store.storedMaxId(tag)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** Asserts that {@code e} refuses {@code tag} naming it, the store and both values. */
+    protected static void assertMovedBack(Throwable e, String tag, long maxId, long highWater) {
+        assertThat(e).isInstanceOfSatisfying(SegmentRowMovedBackException.class, m -> {
+            assertThat(m.getBizTag()).isEqualTo(tag);
+            assertThat(m.getMaxId()).isEqualTo(maxId);
+            assertThat(m.getHighWater()).isEqualTo(highWater);
+            assertThat(m.getIssuedHigh()).isEqualTo(highWater);
+            assertThat(m.getTable()).isNotBlank();
+            assertThat(m.getMessage()).contains("'" + tag + "'", m.getTable(), "max_id " + maxId,
+                    "high_water " + highWater, "raise max_id to at least " + highWater);
+        });
+    }
+
+    /**
+     * An operator lowers max_id by half. The allocator that handed out the ranges, a new one (a restart, another
+     * node) and one that creates tags all refuse the tag with the typed exception and change nothing;
+     * registering it again does not reset it; raising max_id back to the high-water is the recovery, and a
+     * max_id raised above it (numbers skipped on purpose) is taken as the new high-water.
+     */
+    @Test
+    void aRowMovedBackIsRefusedByTheAllocatorThatUsedItAndByFreshOnesUntilMaxIdIsRaisedAgain() {
+        String tag = newTag();
+        SegmentAllocator running = store.newAllocator(false);
+        running.register(tag, 0, 100);
+        for (int i = 0; i < 10; i++) {
+            running.allocate(tag, 100);
+        }
+        store.editMaxId(tag, 500);
+        for (SegmentAllocator a : List.of(running, store.newAllocator(false), store.newAllocator(true))) {
+            assertThatThrownBy(() -> a.allocate(tag, 100)).satisfies(e -> assertMovedBack(e, tag, 500, 1_000));
+            assertThatThrownBy(() -> a.allocate(tag, 1)).isInstanceOf(StaleSegmentException.class);
+        }
+        assertThat(store.storedMaxId(tag)).as("nothing allocated by a refusal").isEqualTo(500);
+        assertThat(store.newAllocator(true).register(tag, 0, 100)).isFalse();
+        assertThat(store.storedMaxId(tag)).isEqualTo(500);
+
+        store.editMaxId(tag, 1_000); // the recovery: max_id back to at least the high-water
+        assertThat(store.newAllocator(false).allocate(tag, 100).firstId()).isEqualTo(1_001);
+        store.editMaxId(tag, 5_000); // numbers skipped on purpose: allowed
+        assertThat(running.allocate(tag, 100).firstId()).isEqualTo(5_001);
+        store.editMaxId(tag, 5_050); // below the range just handed out
+        assertThatThrownBy(() -> store.newAllocator(false).allocate(tag, 100))
+                .satisfies(e -> assertMovedBack(e, tag, 5_050, 5_100));
+
+        String registered = newTag(); // moved back before its first range: below startAfter
+        store.newAllocator(false).register(registered, 1_000, 10);
+        store.editMaxId(registered, 10);
+        assertThatThrownBy(() -> store.newAllocator(false).allocate(registered, 10))
+                .satisfies(e -> assertMovedBack(e, registered, 10, 1_000));
+    }
+
+    /**
+     * 16 threads over two allocators take ranges while an operator moves the row back to half of where it stood:
+     * every range handed out, before and after, is unique, and every refusal is the typed one.
+     */
+    @Test
+    void aRowMovedBackWhileSixteenThreadsAllocateNeverYieldsAnOverlappingRange() throws Exception {
+        String tag = newTag();
+        SegmentAllocator first = store.newAllocator(false);
+        SegmentAllocator second = store.newAllocator(false);
+        first.register(tag, 0, 10);
+        ConcurrentLinkedQueue<Segment> all = new ConcurrentLinkedQueue<>();
+        AtomicInteger refusals = new AtomicInteger();
+        AtomicLong movedTo = new AtomicLong(-1);
+        int perThread = allocationsPerThread();
+        onThreads(() -> {
+            for (int i = 0; i < perThread; i++) {
+                if (i == perThread / 2 && movedTo.get() < 0) {
+                    synchronized (movedTo) {
+                        if (movedTo.get() < 0) {
+                            long half = store.storedMaxId(tag) / 2;
+                            store.editMaxId(tag, half);
+                            movedTo.set(half);
+                        }
+                    }
+                }
+                try {
+                    all.add((i % 2 == 0 ? first : second).allocate(tag, 10));
+                } catch (StaleSegmentException e) {
+                    assertThat(e).isInstanceOf(SegmentRowMovedBackException.class);
+                    refusals.incrementAndGet();
+                }
+            }
+            return null;
+        });
+        List<Segment> sorted = new ArrayList<>(all);
+        sorted.sort(Comparator.comparingLong(Segment::firstId));
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).firstId()).as("%s overlaps %s", sorted.get(i), sorted.get(i - 1))
+                    .isGreaterThan(sorted.get(i - 1).lastId());
+        }
+        assertThat(refusals.get()).as("allocations after the row moved back").isPositive();
+        assertThat(store.storedMaxId(tag)).isEqualTo(movedTo.get());
+    }
+
+    /**
+     * After the row moved back, a generator started afterwards (a restart, another node) issues nothing on 16
+     * threads, and the generator that was running issues only what it had loaded: no number twice.
+     */
+    @Test
+    void aFreshGeneratorOverARowMovedBackIssuesNothingOnSixteenThreads() throws Exception {
+        String tag = newTag();
+        store.newAllocator(false).register(tag, 0, 1_000);
+        SegmentGeneratorOptions options = SegmentGeneratorOptions.builder().minStep(1_000).maxStep(1_000)
+                .maxStepsPerLoad(1).maxWait(Duration.ofSeconds(10)).build();
+        Set<Long> issued = ConcurrentHashMap.newKeySet();
+        ConcurrentLinkedQueue<Long> repeats = new ConcurrentLinkedQueue<>();
+        try (SegmentIdGenerator running = new SegmentIdGenerator(store.newAllocator(false), tag, options)) {
+            for (int i = 0; i < 20_000; i++) {
+                issued.add(running.nextId());
+            }
+            long highWater = store.storedMaxId(tag); // or one range less: a range ahead may be loading
+            store.editMaxId(tag, highWater / 2);
+            AtomicInteger freshIssued = new AtomicInteger();
+            AtomicInteger refusals = new AtomicInteger();
+            ConcurrentLinkedQueue<IdWorkerException> failures = new ConcurrentLinkedQueue<>();
+            try (SegmentIdGenerator fresh = new SegmentIdGenerator(store.newAllocator(false), tag, options)) {
+                AtomicInteger thread = new AtomicInteger();
+                onThreads(() -> {
+                    boolean onFresh = thread.getAndIncrement() % 2 == 0;
+                    SegmentIdGenerator g = onFresh ? fresh : running;
+                    for (int i = 0; i < 5_000; i++) {
+                        long id;
+                        try {
+                            id = g.nextId();
+                        } catch (IdWorkerException e) {
+                            refusals.incrementAndGet();
+                            failures.add(e);
+                            continue;
+                        }
+                        if (onFresh) {
+                            freshIssued.incrementAndGet();
+                        }
+                        if (!issued.add(id)) {
+                            repeats.add(id);
+                        }
+                    }
+                    return null;
+                });
+            }
+            System.out.printf("row moved back from %d to %d: %d numbers issued in all, %d repeated, %d by the fresh "
+                    + "generator, %d refusals%n", highWater, highWater / 2, issued.size() + repeats.size(),
+                    repeats.size(), freshIssued.get(), refusals.get());
+            assertThat(repeats).as("numbers issued twice").isEmpty();
+            assertThat(freshIssued.get()).as("numbers the fresh generator issued").isZero();
+            assertThat(refusals.get()).isPositive();
+            for (IdWorkerException e : failures) {
+                // a range the running generator loaded ahead may have landed after highWater was read
+                assertThat(e).isInstanceOfSatisfying(SegmentRowMovedBackException.class, m -> assertMovedBack(m, tag,
+                        highWater / 2, Math.max(highWater, m.getHighWater())));
+            }
+            assertThat(store.storedMaxId(tag)).isEqualTo(highWater / 2);
+        }
     }
 }

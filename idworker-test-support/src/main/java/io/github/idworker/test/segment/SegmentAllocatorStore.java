@@ -18,6 +18,13 @@ public interface SegmentAllocatorStore extends AutoCloseable {
     /** The high-water the store keeps for {@code bizTag}, or {@code -1} when it has no record of the tag. */
     long storedMaxId(String bizTag);
 
+    /**
+     * Sets the stored high-water of {@code bizTag} the way an operator editing the store by hand would: that one
+     * value and nothing else, whatever the allocator keeps beside it (for a table: {@code UPDATE ... SET max_id = ?
+     * WHERE biz_tag = ?}). The kit lowers it to move the row back, and raises it again as the operator's recovery.
+     */
+    void editMaxId(String bizTag, long maxId);
+
     /** Removes every record of {@code bizTag}, so nothing is left for another test to trip on. */
     void deleteTag(String bizTag);
 

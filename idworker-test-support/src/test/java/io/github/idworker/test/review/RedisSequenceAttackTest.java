@@ -80,15 +80,15 @@ class RedisSequenceAttackTest {
     }
 
     /**
-     * A tag whose stored high-water is negative (a table migrated from another generator, an operator's
-     * setMaxId): the script's negated "range ahead wanted" reply and a negative number would look alike (the
+     * A tag whose stored high-water is negative (a table migrated from another generator, a row written by
+     * hand): the script's negated "range ahead wanted" reply and a negative number would look alike (the
      * review found -1499 reaching the caller as 1499, and 1..1499 issued twice), so such a range is refused with a
      * typed exception. Guarantee: unique and increasing; numbers never equal a status code.
      */
     @Test
     void aNegativeHighWaterIsRefusedAndNoNumberIsIssuedTwice() {
         String tag = newTag(0);
-        store.setMaxId(tag, -1_500);
+        store.restoreRow(tag, -1_500);
         try (UnifiedJedis jedis = EmbeddedRedisSupport.newClient()) {
             RedisSegmentIdGenerator g = new RedisSegmentIdGenerator(new JedisScriptExecutor(jedis),
                     store.newAllocator(false), tag, options().step(1_000).build());

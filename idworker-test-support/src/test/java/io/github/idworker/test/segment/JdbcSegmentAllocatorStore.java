@@ -84,9 +84,18 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
         }
     }
 
-    /** Sets the stored high-water of a tag, as an operator restoring an old backup would. */
-    public void setMaxId(String bizTag, long maxId) {
+    /** Sets max_id and nothing else, as an operator editing the row by hand would. */
+    @Override
+    public void editMaxId(String bizTag, long maxId) {
         execute("UPDATE " + table + " SET max_id = ? WHERE biz_tag = ?", maxId, bizTag);
+    }
+
+    /**
+     * Sets the whole row back to {@code maxId}, high-water included, as a restore of the database from an old
+     * backup would: the table cannot tell, only a generator that saw later ranges (or Redis) can.
+     */
+    public void restoreRow(String bizTag, long maxId) {
+        execute("UPDATE " + table + " SET max_id = ?, high_water = ? WHERE biz_tag = ?", maxId, bizTag);
     }
 
     /** Locks the tag's row from another session until the handle is closed, as a hung transaction would. */
@@ -100,9 +109,21 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
     }
 
     private void execute(String sql, Long number, String bizTag) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection()) {
+            // as an operator's own session would be (the pool may hand out REPEATABLE READ): never a serialization
+            // failure against the allocations it races with
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            executeOn(c, sql, number, bizTag);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void executeOn(Connection c, String sql, Long number, String bizTag) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
-            if (number != null) {
+            long parameters = sql.chars().filter(ch -> ch == '?').count();
+            while (number != null && i < parameters) {
                 ps.setLong(i++, number);
             }
             ps.setString(i, bizTag);
@@ -110,8 +131,6 @@ public final class JdbcSegmentAllocatorStore implements SegmentAllocatorStore {
             if (!c.getAutoCommit()) {
                 c.commit();
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -239,7 +239,7 @@ class RedisSegmentIdGeneratorTest {
                     options().step(10).prefetchThreshold(1).build());
             long[] first = g.nextIds(10);
             assertThat(first[9]).isEqualTo(10);
-            store.setMaxId(tag, 0); // the database restored from a backup older than the range in Redis
+            store.restoreRow(tag, 0); // the database restored from a backup older than the range in Redis
             assertThatThrownBy(g::nextId)
                     .isInstanceOfSatisfying(StaleSegmentException.class, e -> {
                         assertThat(e.getBizTag()).isEqualTo(tag);
@@ -249,7 +249,7 @@ class RedisSegmentIdGeneratorTest {
             assertThat(admin.hget(key(tag, "range"), "v_h")).isEqualTo("10");
             assertThat(admin.exists(key(tag, "lock"))).isFalse();
 
-            store.setMaxId(tag, 10);
+            store.editMaxId(tag, 10);
             assertThat(g.nextId()).isEqualTo(11);
         } finally {
             jedis.close();
@@ -484,7 +484,7 @@ class RedisSegmentIdGeneratorTest {
             RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
                     options().step(10).prefetchThreshold(0.5).build());
             assertThat(g.nextIds(4)).containsExactly(1, 2, 3, 4); // 6 left: not low yet
-            store.setMaxId(tag, 0); // the database restored from a backup older than the range in Redis
+            store.restoreRow(tag, 0); // the database restored from a backup older than the range in Redis
             assertThat(g.nextIds(2)).containsExactly(5, 6); // 4 left: the refill ahead starts and gets 1..10
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (g.status().refills() < 2 && System.nanoTime() < deadline) {

@@ -56,6 +56,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                         + "for your database (see the README), or set "
                         + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
+            if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+                return "Add the column to idworker's segment table with the statements quoted above (see the README, "
+                        + "\"Upgrading a segment table\"), or set " + SEGMENT_INITIALIZE_SCHEMA
+                        + "=always to let idworker add it at startup.";
+            }
             if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's segment table with the DDL for your database (see the README), or set "
                         + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";

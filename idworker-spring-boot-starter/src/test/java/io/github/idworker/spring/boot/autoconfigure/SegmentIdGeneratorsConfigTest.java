@@ -365,6 +365,50 @@ class SegmentIdGeneratorsConfigTest {
                 });
     }
 
+    /** A table created before high_water existed, by the application's own DDL: startup says how to upgrade it. */
+    @Test
+    void aTableWithoutHighWaterFailsStartupQuotingTheStatementsThatAddIt() {
+        segments(TestNames.h2Url())
+                .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:segment-schema-before-high-water.sql",
+                        "idworker.segment.table=old_segment", "idworker.segment.initialize-schema=never")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.segment.initialize-schema");
+                    assertThat(cause.getMessage()).contains("'old_segment'", "lacks column high_water",
+                            "ALTER TABLE old_segment ADD COLUMN high_water BIGINT; "
+                                    + "UPDATE old_segment SET high_water = max_id WHERE high_water IS NULL");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("ALTER TABLE old_segment ADD COLUMN high_water");
+                    assertThat(analysis.getAction()).contains("Add the column")
+                            .contains("idworker.segment.initialize-schema=always");
+                });
+    }
+
+    /** The same table with initialize-schema=always: the column is added and seeded from max_id at startup. */
+    @Test
+    void aTableWithoutHighWaterIsUpgradedAtStartupWithSchemaInitializationAlways() {
+        segments(TestNames.h2Url())
+                .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:segment-schema-before-high-water.sql",
+                        "idworker.segment.table=old_segment", "idworker.segment.initialize-schema=always")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    try (Connection c = context.getBean(DataSource.class).getConnection();
+                         PreparedStatement ps = c.prepareStatement(
+                                 "SELECT high_water FROM old_segment WHERE biz_tag = 'order'");
+                         ResultSet rs = ps.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).as("seeded from max_id").isEqualTo(5_000);
+                    }
+                    assertThat(context.getBean(SegmentIdGenerators.class).nextId("order")).isEqualTo(5_001);
+                });
+    }
+
     @Test
     void withoutADataSourceStartupFailsNamingSpringDatasource() {
         new ApplicationContextRunner().withUserConfiguration(SegmentApp.class).run(context -> {
