@@ -554,8 +554,8 @@ public abstract class AbstractSerialStoreContractTest {
     }
 
     /**
-     * End to end: a {@link LocalSerialNumbers} node hands out strings; an operator lowers the period's high-water
-     * by half; a node started afterwards (a restart, another process) and the running one serve 16 threads. Not
+     * End to end: a {@link LocalSerialNumbers} node hands out 2 000 strings (numbers 1 to 2 000); an operator
+     * lowers the period's high-water to 1 000, among numbers already handed out; a node started afterwards (a restart, another process) and the running one serve 16 threads. Not
      * one string is handed out twice: the new node hands out none, every refusal is the typed one. Raising the
      * high-water back lets a node started after that hand out strings again, none of them a repeat.
      */
@@ -573,7 +573,8 @@ public abstract class AbstractSerialStoreContractTest {
                 issued.add(running.next(rule.name()));
             }
             long highWater = store.newStore().highWater(rule.name(), period).orElseThrow(); // or a range less
-            store.editHighWater(rule.name(), period, highWater / 2);
+            long movedTo = 1_000; // below numbers handed out already, wherever the ranges loaded ahead end
+            store.editHighWater(rule.name(), period, movedTo);
             AtomicInteger freshIssued = new AtomicInteger();
             ConcurrentLinkedQueue<IdWorkerException> failures = new ConcurrentLinkedQueue<>();
             try (LocalSerialNumbers fresh = localNode(clock)) {
@@ -599,7 +600,7 @@ public abstract class AbstractSerialStoreContractTest {
                 });
             }
             System.out.printf("period %s moved back from %d to %d: %d strings issued in all, %d repeated, %d by the "
-                    + "fresh node, %d refusals%n", period, highWater, highWater / 2, issued.size() + repeats.size(),
+                    + "fresh node, %d refusals%n", period, highWater, movedTo, issued.size() + repeats.size(),
                     repeats.size(), freshIssued.get(), failures.size());
             assertThat(repeats).as("strings handed out twice").isEmpty();
             assertThat(freshIssued.get()).as("strings the fresh node handed out").isZero();
@@ -609,9 +610,9 @@ public abstract class AbstractSerialStoreContractTest {
                 // a range the running node reserved ahead may have landed after highWater was read
                 assertThat(e).isInstanceOf(SerialPeriodMovedBackException.class);
                 reservedTo = Math.max(reservedTo, ((SerialPeriodMovedBackException) e).getReservedTo());
-                assertMovedBack(e, rule, period, highWater / 2, ((SerialPeriodMovedBackException) e).getReservedTo());
+                assertMovedBack(e, rule, period, movedTo, ((SerialPeriodMovedBackException) e).getReservedTo());
             }
-            assertThat(store.newStore().highWater(rule.name(), period)).hasValue(highWater / 2);
+            assertThat(store.newStore().highWater(rule.name(), period)).hasValue(movedTo);
 
             store.editHighWater(rule.name(), period, reservedTo); // the recovery
             try (LocalSerialNumbers after = localNode(clock)) {
