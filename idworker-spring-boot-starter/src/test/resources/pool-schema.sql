@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS app_id_pool (
     start_offset      BIGINT       NOT NULL, -- first offset handed out; never reserved below
     step              INT          NOT NULL, -- offsets per chunk: the unit of a reservation and of a TREND shuffle
     current_offset    BIGINT       NOT NULL, -- last offset reserved (start_offset - 1 before any); only grows
+    reserved_to       BIGINT,                -- end of the last reservation; a current_offset below it is refused
     max_per_request   INT          NOT NULL, -- most IDs one take may ask for
     max_per_second    INT          NOT NULL, -- most IDs per second across all nodes
     threshold_percent INT          NOT NULL, -- refill when the pool holds less than this percentage of max_pool_size

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS app_serial_rule_period (
     rule_name   VARCHAR(64)  NOT NULL,
     period      VARCHAR(8)   NOT NULL,
     high_water  BIGINT       NOT NULL,
+    reserved_to BIGINT,
     update_time TIMESTAMP    DEFAULT CURRENT_TIMESTAMP NOT NULL,
     PRIMARY KEY (rule_name, period)
 );

@@ -38,7 +38,7 @@ public final class JdbcSchema {
 
     /** An SQL identifier of letters, digits and '_', optionally schema-qualified, each part at most 63 long. */
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
-    /** Held while {@link #addColumnIfMissing} runs: one upgrade at a time per JVM. */
+    /** Held while {@link #create} or {@link #addColumnIfMissing} runs: one at a time per JVM. */
     private static final Object ALTER_LOCK = new Object();
     /** How often {@link #addColumnIfMissing} tries its {@code ALTER TABLE}. */
     private static final int ADD_COLUMN_ATTEMPTS = 5;
@@ -143,14 +143,18 @@ public final class JdbcSchema {
     /** Creates the tables that are missing; existing ones are left as they are. */
     public void create(JdbcRunner jdbc) {
         List<String> ddl = statements(jdbc.dialect());
-        jdbc.run("create the tables of " + resource(jdbc.dialect()), s -> {
-            try (Statement st = s.statement()) {
-                for (String statement : ddl) {
-                    st.execute(statement);
+        // one at a time with the upgrades of this JVM: H2 rebuilds a table for an ALTER TABLE, and a concurrent
+        // CREATE TABLE IF NOT EXISTS that looks in between failed with "object already exists"
+        synchronized (ALTER_LOCK) {
+            jdbc.run("create the tables of " + resource(jdbc.dialect()), s -> {
+                try (Statement st = s.statement()) {
+                    for (String statement : ddl) {
+                        st.execute(statement);
+                    }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        }
     }
 
     /**

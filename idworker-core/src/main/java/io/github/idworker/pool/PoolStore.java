@@ -8,6 +8,9 @@ import java.util.Optional;
  * offset reserved. Guarantees: {@code current-offset} only grows, and every offset handed out by
  * {@link #reserve} belongs to exactly one reservation, whatever number of nodes reserve at once — so an ID that
  * reached Redis is never produced again, even after Redis lost everything.
+ * An entity whose {@code current-offset} was moved back by hand (below the end of a reservation already made) is
+ * refused by every store instance with {@link PoolRowMovedBackException}, nothing reserved, until it is raised
+ * again; a store restored as a whole from an older backup cannot be told apart from its past.
  *
  * <p>Each row is pinned to the {@link PoolEnvironment} that first reserved from it; a node configured with another
  * environment is refused, because the same offsets under another split would collide with IDs handed out before.
@@ -35,6 +38,8 @@ public interface PoolStore {
      *
      * @throws UnknownPoolEntityException when there is no row for {@code key}
      * @throws PoolExhaustedException when the offsets would pass the largest ID of {@code environment}
+     * @throws PoolRowMovedBackException when the entity's {@code current-offset} was moved back below offsets already
+     *         reserved
      * @throws io.github.idworker.IdWorkerConfigurationException naming {@code idworker.pool.environment} when the
      *         row is pinned to another environment; nothing is reserved then
      * @throws io.github.idworker.CenterUnavailableException when the store cannot be reached

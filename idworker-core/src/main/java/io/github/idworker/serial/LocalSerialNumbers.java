@@ -7,6 +7,7 @@ import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.SegmentIdGenerator;
 import io.github.idworker.segment.SegmentStatus;
 import io.github.idworker.segment.SegmentRefillTimeoutException;
+import io.github.idworker.segment.StaleSegmentException;
 import io.github.idworker.snowflake.MillisClock;
 
 import java.util.ArrayList;
@@ -36,6 +37,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>Take {@code n} numbers from the (rule, period)'s {@link SegmentIdGenerator}, created on first use with
  *       ranges of {@code min-batch .. max-batch} numbers sized by demand.</li>
  *   <li>A range that would pass the rule's {@code max} is cut at it; after it, {@link SerialExhaustedException}.</li>
+ *   <li>A period whose high-water was moved back in the store fails callers at once with the store's
+ *       {@link SerialPeriodMovedBackException} once the ranges already reserved are used up, on this node and on
+ *       one started afterwards alike; the generator tries the store again after a short pause, so raising the
+ *       high-water is the whole recovery.</li>
  * </ol>
  * A new period's generator replaces the rule's earlier ones in the lookup, so a rule keeps at most a few
  * generators however long it runs. A rule re-read with other settings (an operator raised its {@code max} or
@@ -105,6 +110,8 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             return count == 1 ? new long[] {generator.nextId()} : generator.nextIds(count);
         } catch (SegmentExhaustedException e) {
             throw new SerialExhaustedException(rule.name(), period, rule.max());
+        } catch (PeriodMovedBack e) {
+            throw e.refusal;
         } catch (SegmentRefillTimeoutException e) {
             throw new SerialStockEmptyException(rule.name(), period, generator.options().maxWait(),
                     "the local serials' bounded wait for a range", e.getCause());
@@ -240,6 +247,9 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
                 range = store.reserve(rule, period, step);
             } catch (SerialExhaustedException e) {
                 throw new SegmentExhaustedException(bizTag, rule.max(), e.getMessage());
+            } catch (SerialPeriodMovedBackException e) {
+                // a stale store fails waiting callers at once, as the generator treats every StaleSegmentException
+                throw new PeriodMovedBack(bizTag, e);
             }
             return new Segment(bizTag, range.last(), (int) range.size());
         }
@@ -247,6 +257,18 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         @Override
         public boolean register(String bizTag, long startAfter, int defaultStep) {
             throw new UnsupportedOperationException("serial periods open on first reservation");
+        }
+    }
+
+    /** The store's refusal of a period moved back, carried through the generator to the caller unchanged. */
+    private static final class PeriodMovedBack extends StaleSegmentException {
+
+        final SerialPeriodMovedBackException refusal;
+
+        PeriodMovedBack(String bizTag, SerialPeriodMovedBackException refusal) {
+            super(refusal.getMessage(), bizTag, null, refusal.getReservedTo());
+            this.refusal = refusal;
+            initCause(refusal);
         }
     }
 

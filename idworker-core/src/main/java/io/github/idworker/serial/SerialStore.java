@@ -13,6 +13,10 @@ import java.util.OptionalLong;
  *       instance (in whichever process) made them, and follow each other without holes from {@code start}.</li>
  *   <li>No reservation passes the rule's {@code max}: the last one ends exactly at {@code max}, later ones
  *       fail with {@link SerialExhaustedException}.</li>
+ *   <li>A period whose stored high-water was moved back by hand (below the end of a reservation already made)
+ *       gives {@link SerialPeriodMovedBackException} naming rule, period, where it is stored and both values —
+ *       from every store instance, a new one included — and reserves nothing, until the high-water is raised
+ *       again. A store restored as a whole from an older backup cannot be told apart from its past.</li>
  *   <li>Rules are registered idempotently; a rule already in the store stays as the store holds it (the store is
  *       the source of truth), and one whose shape differs is refused.</li>
  * </ul>
@@ -39,6 +43,8 @@ public interface SerialStore {
      *
      * @param count at least 1
      * @throws SerialExhaustedException when the period's high-water already is the rule's {@code max}
+     * @throws SerialPeriodMovedBackException when the period's high-water was moved back below numbers already
+     *         reserved
      */
     SerialRange reserve(SerialRule rule, String period, int count);
 

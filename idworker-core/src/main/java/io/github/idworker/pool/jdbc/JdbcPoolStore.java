@@ -11,6 +11,7 @@ import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.PoolExhaustedException;
 import io.github.idworker.pool.PoolReservation;
+import io.github.idworker.pool.PoolRowMovedBackException;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.UnknownPoolEntityException;
 
@@ -38,7 +39,12 @@ import java.util.OptionalLong;
  *
  * <p>Invariant: an entity's {@code current_offset} only grows (operators aside), no reservation starts below
  * {@code start_offset} or ends past the environment's {@link PoolEnvironment#maxOffset()}, and every offset
- * handed out belongs to exactly one reservation.
+ * handed out belongs to exactly one reservation. Beside it the row keeps {@code reserved_to}, the end of the last
+ * reservation, which every reservation raises in the same statement and nothing lowers: an operator who lowers
+ * {@code current_offset} by hand leaves it behind, so a row whose next reservation would start at or below it is
+ * refused ({@link PoolRowMovedBackException}) by every node instead of reserving offsets again — which Redis would
+ * refuse only while it keeps the pool's high-water. {@code reserved_to} is NULL (not known yet) in rows written by
+ * a version without the column or inserted by an operator; the next reservation sets it.
  *
  * <p>Reserve {@code chunks} chunks of an entity:
  * <ol>
@@ -48,12 +54,15 @@ import java.util.OptionalLong;
  *       {@link UnknownPoolEntityException}; a row that is invalid or pinned to another environment →
  *       {@link IdWorkerConfigurationException}, nothing reserved.</li>
  *   <li>With {@code base = max(current_offset, start_offset − 1)} and
- *       {@code last = base + chunks × step}: when that overflows or passes the environment's largest offset the
- *       entity is exhausted ({@link PoolExhaustedException}), nothing reserved.</li>
- *   <li>In the same transaction: {@code UPDATE ... SET current_offset = last} (and the environment, pinning a row
- *       that had none) {@code WHERE entity_key = ? AND current_offset = <read>} and the environment is still the
- *       one read — a compare-and-set, so the offsets {@code (base, last]} are this reservation's alone whatever
- *       the database's locking does. Commit. No row changed → another reserver won: go back to step 1, at most
+ *       {@code last = base + chunks × step}: when {@code base < reserved_to} the row was moved back
+ *       ({@link PoolRowMovedBackException} naming entity, table and both values), nothing reserved; when
+ *       {@code last} overflows or passes the environment's largest offset the entity is exhausted
+ *       ({@link PoolExhaustedException}), nothing reserved.</li>
+ *   <li>In the same transaction: {@code UPDATE ... SET current_offset = last, reserved_to = last} (and the
+ *       environment, pinning a row that had none) {@code WHERE entity_key = ? AND current_offset = <read> AND
+ *       (reserved_to IS NULL OR reserved_to <= last)} and the environment is still the one read — a
+ *       compare-and-set, so the offsets {@code (base, last]} are this reservation's alone whatever the database's
+ *       locking does, and {@code reserved_to} never goes down. Commit. No row changed → another reserver won: go back to step 1, at most
  *       {@value #MAX_ATTEMPTS} times.</li>
  * </ol>
  *
@@ -61,6 +70,11 @@ import java.util.OptionalLong;
  * tune the settings in the table), differences are logged. The environment is pinned by the first registration
  * or reservation and never changes afterwards, because the offsets already handed out became IDs under that
  * split and would collide with IDs of another.
+ *
+ * <p>DDL per database: {@code io/github/idworker/pool/jdbc/schema-{h2,mysql,postgresql}.sql};
+ * {@link #createSchemaIfMissing()} also adds {@code reserved_to} to a table created before it existed (seeded
+ * with each row's {@code current_offset}), and {@link #verifySchema()} refuses such a table, quoting the
+ * statements that add it.
  */
 public class JdbcPoolStore implements PoolStore {
 
@@ -78,6 +92,7 @@ public class JdbcPoolStore implements PoolStore {
     private final String table;
     private final JdbcRunner jdbc;
     private final JdbcSchema schema;
+    private final JdbcSchema.AddedColumn reservedTo;
 
     /** Table {@value #DEFAULT_TABLE}, default timeouts. */
     public JdbcPoolStore(DataSource dataSource) {
@@ -98,6 +113,10 @@ public class JdbcPoolStore implements PoolStore {
         this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
         this.schema = new JdbcSchema("pool/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
                 Map.of(table, COLUMNS + ", created_at, update_time"));
+        this.reservedTo = new JdbcSchema.AddedColumn(table, "reserved_to",
+                "the end of the last reservation, so that an entity whose current_offset was moved back is refused",
+                List.of("ALTER TABLE " + table + " ADD COLUMN reserved_to BIGINT",
+                        "UPDATE " + table + " SET reserved_to = current_offset WHERE reserved_to IS NULL"));
     }
 
     public String tableName() {
@@ -114,18 +133,29 @@ public class JdbcPoolStore implements PoolStore {
         return schema.resource(dialect());
     }
 
-    /** Creates the table when it is missing. */
+    /**
+     * Creates the table when it is missing, and adds {@code reserved_to} to one created before it existed, seeding
+     * it with each row's {@code current_offset}.
+     */
     public void createSchemaIfMissing() {
         schema.create(jdbc);
+        schema.addColumnIfMissing(jdbc, reservedTo);
     }
 
     /**
-     * Checks that the table exists with the columns used here.
+     * Checks that the table exists with the columns used here, {@code reserved_to} included.
      *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not; for a
+     *         table without {@code reserved_to}, also the statements that add it
      */
     public void verifySchema() {
         schema.verify(jdbc);
+        schema.verifyColumn(jdbc, reservedTo);
+    }
+
+    /** The statements that add {@code reserved_to} to a pool table created before it existed. */
+    public List<String> reservedToUpgradeSql() {
+        return reservedTo.statements();
     }
 
     @Override
@@ -218,8 +248,8 @@ public class JdbcPoolStore implements PoolStore {
     }
 
     private boolean insert(PoolEntity entity, PoolEnvironment environment) {
-        String sql = "INSERT INTO " + table + " (" + COLUMNS + ", created_at, update_time) VALUES (?, ?, ?, ?, ?, ?, ?, "
-                + "?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
+        String sql = "INSERT INTO " + table + " (" + COLUMNS + ", reserved_to, created_at, update_time) VALUES (?, ?, ?, "
+                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
         return jdbc.run("register ID pool entity '" + entity.key() + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, entity.key());
@@ -236,6 +266,7 @@ public class JdbcPoolStore implements PoolStore {
                 ps.setInt(12, entity.maxGap());
                 ps.setInt(13, environment.environment());
                 ps.setInt(14, environment.environments());
+                ps.setLong(15, entity.startOffset() - 1);
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {
@@ -309,10 +340,17 @@ public class JdbcPoolStore implements PoolStore {
     private Reserved reserveOnce(JdbcRunner.Session s, String key, int chunks, PoolEnvironment environment)
             throws SQLException {
         Row row;
-        try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE entity_key = ? FOR UPDATE")) {
+        long reserved = Long.MIN_VALUE;
+        try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + ", reserved_to FROM " + table
+                + " WHERE entity_key = ? FOR UPDATE")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
                 row = rs.next() ? toRow(rs) : null;
+                if (row != null) {
+                    long r = rs.getLong(15);
+                    // NULL: not known yet, written by a version without the column or inserted by an operator
+                    reserved = rs.wasNull() ? Long.MIN_VALUE : r;
+                }
             }
         }
         if (row == null) {
@@ -324,8 +362,12 @@ public class JdbcPoolStore implements PoolStore {
         }
         PoolEntity entity = row.entity();
         long read = entity.currentOffset();
-        // an operator may have lowered current_offset, but never below the first offset of the entity
+        // an operator may have raised start_offset above current_offset: no offset below it is reserved
         long base = Math.max(read, entity.startOffset() - 1);
+        if (base < reserved) {
+            // current_offset went below the end of a reservation already made: those offsets' IDs may be in use
+            throw new PoolRowMovedBackException(key, table, jdbc.location(), read, reserved);
+        }
         long last;
         try {
             last = Math.addExact(base, Math.multiplyExact((long) chunks, entity.step()));
@@ -337,18 +379,21 @@ public class JdbcPoolStore implements PoolStore {
         }
         // the environment is written and compared in the same statement: a row pinned by another reserver since
         // the read is not taken over
-        String sql = "UPDATE " + table + " SET current_offset = ?, environment = ?, environments = ?, update_time = "
-                + "CURRENT_TIMESTAMP WHERE entity_key = ? AND current_offset = ? AND "
+        String sql = "UPDATE " + table + " SET current_offset = ?, reserved_to = ?, environment = ?, environments = ?, "
+                + "update_time = CURRENT_TIMESTAMP WHERE entity_key = ? AND current_offset = ? AND (reserved_to IS NULL"
+                + " OR reserved_to <= ?) AND "
                 + (pinned == null ? "environment IS NULL AND environments IS NULL" : "environment = ? AND environments = ?");
         try (PreparedStatement ps = s.prepare(sql)) {
             ps.setLong(1, last);
-            ps.setInt(2, environment.environment());
-            ps.setInt(3, environment.environments());
-            ps.setString(4, key);
-            ps.setLong(5, read);
+            ps.setLong(2, last);
+            ps.setInt(3, environment.environment());
+            ps.setInt(4, environment.environments());
+            ps.setString(5, key);
+            ps.setLong(6, read);
+            ps.setLong(7, last);
             if (pinned != null) {
-                ps.setInt(6, pinned.environment());
-                ps.setInt(7, pinned.environments());
+                ps.setInt(8, pinned.environment());
+                ps.setInt(9, pinned.environments());
             }
             if (ps.executeUpdate() != 1) {
                 return null;

@@ -7,6 +7,7 @@ import io.github.idworker.jdbc.JdbcRunner;
 import io.github.idworker.jdbc.JdbcSchema;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.serial.SerialExhaustedException;
+import io.github.idworker.serial.SerialPeriodMovedBackException;
 import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialReset;
 import io.github.idworker.serial.SerialRule;
@@ -33,27 +34,40 @@ import java.util.OptionalLong;
  * {@link JdbcRunner}: its own committed transaction at READ COMMITTED, bounded by the statement and network
  * timeouts, serialization failures retried with jitter.
  *
- * <p>Invariant: a period's {@code high_water} only grows and never passes the rule's {@code max_number}; every
- * number up to it was handed out in exactly one reservation.
+ * <p>Invariant: a period's {@code high_water} only grows (operators aside) and never passes the rule's
+ * {@code max_number}; every number up to it was handed out in exactly one reservation. Beside it the row keeps
+ * {@code reserved_to}, the end of the last reservation, which every reservation raises in the same statement and
+ * nothing lowers: an operator who lowers {@code high_water} by hand leaves it behind, so a row whose next
+ * reservation would start at or below it is refused ({@link SerialPeriodMovedBackException}) by every node, a
+ * fresh one included, instead of handing out numbers again. {@code reserved_to} is NULL (not known yet) in rows
+ * written by a version without the column; the next reservation sets it.
  *
  * <p>Reserve {@code count} numbers of (rule, period):
  * <ol>
  *   <li>In one transaction: read the rule's {@code start_number} and {@code max_number} from the rule table and
  *       take the stricter of them and the caller's rule (an operator's lowered max counts at once);
- *       {@code SELECT high_water ... FOR UPDATE} (concurrent reservers queue on the row); with
- *       {@code base = max(high_water, start − 1)}, {@code new = min(base + count, max)}; when
- *       {@code base >= max} the period is exhausted ({@link SerialExhaustedException}).</li>
- *   <li>In the same transaction: {@code UPDATE ... SET high_water = new WHERE ... AND high_water = <read>} — a
- *       compare-and-set, so the range {@code (base, new]} is this reservation's alone whatever the database's
- *       locking does. Commit. No row changed → another reserver won: go back to step 1.</li>
- *   <li>No row yet → insert it with {@code high_water = start − 1} in its own transaction (a duplicate key means
- *       another node created it first) and go back to step 1.</li>
+ *       {@code SELECT high_water, reserved_to ... FOR UPDATE} (concurrent reservers queue on the row); with
+ *       {@code base = max(high_water, start − 1)}: when {@code base < reserved_to} the row was moved back
+ *       ({@link SerialPeriodMovedBackException} naming rule, period, table and both values; nothing changes); with
+ *       {@code new = min(base + count, max)}; when {@code base >= max} the period is exhausted
+ *       ({@link SerialExhaustedException}).</li>
+ *   <li>In the same transaction: {@code UPDATE ... SET high_water = new, reserved_to = new WHERE ... AND
+ *       high_water = <read> AND (reserved_to IS NULL OR reserved_to <= new)} — a compare-and-set, so the range
+ *       {@code (base, new]} is this reservation's alone whatever the database's locking does, and
+ *       {@code reserved_to} never goes down. Commit. No row changed → another reserver won: go back to step 1.</li>
+ *   <li>No row yet → insert it with {@code high_water = reserved_to = start − 1} in its own transaction (a
+ *       duplicate key means another node created it first) and go back to step 1.</li>
  * </ol>
  *
  * <p>Rules: {@link #register} inserts a rule unless one of that name exists; the stored row wins (operators may
  * tune {@code max_number}, {@code critical} and the batch bounds in the table), but a row whose shape — prefix,
  * date pattern, width, reset or zone — differs from the configured rule fails startup naming the property,
  * because changing the shape could print a string of the past again.
+ *
+ * <p>DDL per database: {@code io/github/idworker/serial/jdbc/schema-{h2,mysql,postgresql}.sql};
+ * {@link #createSchemaIfMissing()} also adds {@code reserved_to} to a period table created before it existed
+ * (seeded with each row's {@code high_water}), and {@link #verifySchema()} refuses such a table, quoting the
+ * statements that add it.
  */
 public class JdbcSerialStore implements SerialStore {
 
@@ -72,6 +86,7 @@ public class JdbcSerialStore implements SerialStore {
     private final String periodTable;
     private final JdbcRunner jdbc;
     private final JdbcSchema schema;
+    private final JdbcSchema.AddedColumn reservedTo;
 
     /** Tables {@value #DEFAULT_TABLE} and {@value #DEFAULT_TABLE}{@value #PERIOD_TABLE_SUFFIX}, default timeouts. */
     public JdbcSerialStore(DataSource dataSource) {
@@ -95,6 +110,10 @@ public class JdbcSerialStore implements SerialStore {
         this.schema = new JdbcSchema("serial/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
                 table, RULE_COLUMNS + ", shape, created_at",
                 periodTable, "rule_name, period, high_water, update_time"));
+        this.reservedTo = new JdbcSchema.AddedColumn(periodTable, "reserved_to",
+                "the end of the last reservation, so that a period whose high_water was moved back is refused",
+                List.of("ALTER TABLE " + periodTable + " ADD COLUMN reserved_to BIGINT",
+                        "UPDATE " + periodTable + " SET reserved_to = high_water WHERE reserved_to IS NULL"));
     }
 
     public String tableName() {
@@ -115,18 +134,29 @@ public class JdbcSerialStore implements SerialStore {
         return schema.resource(dialect());
     }
 
-    /** Creates the tables that are missing. */
+    /**
+     * Creates the tables that are missing, and adds {@code reserved_to} to a period table created before it
+     * existed, seeding it with each row's {@code high_water}.
+     */
     public void createSchemaIfMissing() {
         schema.create(jdbc);
+        schema.addColumnIfMissing(jdbc, reservedTo);
     }
 
     /**
-     * Checks that both tables exist with the columns used here.
+     * Checks that both tables exist with the columns used here, {@code reserved_to} included.
      *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when one does not
+     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when one does not; for a
+     *         period table without {@code reserved_to}, also the statements that add it
      */
     public void verifySchema() {
         schema.verify(jdbc);
+        schema.verifyColumn(jdbc, reservedTo);
+    }
+
+    /** The statements that add {@code reserved_to} to a period table created before it existed. */
+    public List<String> reservedToUpgradeSql() {
+        return reservedTo.statements();
     }
 
     @Override
@@ -343,25 +373,33 @@ public class JdbcSerialStore implements SerialStore {
         if (limits == null) {
             throw new UnknownSerialRuleException(rule.name(), description());
         }
-        Long read = readHighWater(s, rule.name(), period, true);
-        if (read == null) {
+        long[] row = readRow(s, rule.name(), period, true);
+        if (row == null) {
             return new Reservation(null, true, limits.start());
         }
+        long read = row[0];
         // the stricter of the table and the caller's rule: a caller that read the rule before an operator lowered
         // max (or raised start) cannot pass the new bounds, and one that holds a lower max is obeyed too
         long start = Math.max(limits.start(), rule.start());
         long max = Math.min(limits.max(), rule.max());
         long base = Math.max(read, start - 1);
+        if (base < row[1]) {
+            // high_water went below the end of a reservation already made: those numbers may be in use
+            throw new SerialPeriodMovedBackException(rule.name(), period, periodTable, jdbc.location(), read, row[1]);
+        }
         if (base >= max) {
             throw new SerialExhaustedException(rule.name(), period, max);
         }
         long last = Math.min(max, base + count);
-        try (PreparedStatement ps = s.prepare("UPDATE " + periodTable + " SET high_water = ?, update_time = "
-                + "CURRENT_TIMESTAMP WHERE rule_name = ? AND period = ? AND high_water = ?")) {
+        try (PreparedStatement ps = s.prepare("UPDATE " + periodTable + " SET high_water = ?, reserved_to = ?, "
+                + "update_time = CURRENT_TIMESTAMP WHERE rule_name = ? AND period = ? AND high_water = ? AND "
+                + "(reserved_to IS NULL OR reserved_to <= ?)")) {
             ps.setLong(1, last);
-            ps.setString(2, rule.name());
-            ps.setString(3, period);
-            ps.setLong(4, read);
+            ps.setLong(2, last);
+            ps.setString(3, rule.name());
+            ps.setString(4, period);
+            ps.setLong(5, read);
+            ps.setLong(6, last);
             if (ps.executeUpdate() != 1) {
                 return new Reservation(null, false, limits.start());
             }
@@ -382,25 +420,32 @@ public class JdbcSerialStore implements SerialStore {
         }
     }
 
-    private Long readHighWater(JdbcRunner.Session s, String rule, String period, boolean lock) throws SQLException {
-        try (PreparedStatement ps = s.prepare("SELECT high_water FROM " + periodTable + " WHERE rule_name = ? AND period = ?"
-                + (lock ? " FOR UPDATE" : ""))) {
+    /** The period's {@code high_water} and {@code reserved_to} ({@link Long#MIN_VALUE} when not known yet), or null. */
+    private long[] readRow(JdbcRunner.Session s, String rule, String period, boolean lock) throws SQLException {
+        try (PreparedStatement ps = s.prepare("SELECT high_water, reserved_to FROM " + periodTable
+                + " WHERE rule_name = ? AND period = ?" + (lock ? " FOR UPDATE" : ""))) {
             ps.setString(1, rule);
             ps.setString(2, period);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
+                if (!rs.next()) {
+                    return null;
+                }
+                long highWater = rs.getLong(1);
+                long reserved = rs.getLong(2);
+                return new long[] {highWater, rs.wasNull() ? Long.MIN_VALUE : reserved};
             }
         }
     }
 
     private void insertPeriod(SerialRule rule, String period, long start) {
-        String sql = "INSERT INTO " + periodTable + " (rule_name, period, high_water, update_time) VALUES (?, ?, ?, "
-                + "CURRENT_TIMESTAMP)";
+        String sql = "INSERT INTO " + periodTable + " (rule_name, period, high_water, reserved_to, update_time) "
+                + "VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
         jdbc.run("open period " + period + " of serial rule '" + rule.name() + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, rule.name());
                 ps.setString(2, period);
                 ps.setLong(3, start - 1);
+                ps.setLong(4, start - 1);
                 ps.executeUpdate();
                 return Boolean.TRUE;
             } catch (SQLException e) {
@@ -415,9 +460,9 @@ public class JdbcSerialStore implements SerialStore {
 
     @Override
     public OptionalLong highWater(String rule, String period) {
-        Long hw = jdbc.run("read period " + period + " of serial rule '" + rule + "'",
-                s -> readHighWater(s, rule, period, false));
-        return hw == null ? OptionalLong.empty() : OptionalLong.of(hw);
+        long[] row = jdbc.run("read period " + period + " of serial rule '" + rule + "'",
+                s -> readRow(s, rule, period, false));
+        return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
     /** Deletes a rule and all its periods: for tests and operators retiring a rule. */

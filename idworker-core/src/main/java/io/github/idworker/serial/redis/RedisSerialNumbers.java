@@ -8,6 +8,7 @@ import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 import io.github.idworker.serial.SerialExhaustedException;
+import io.github.idworker.serial.SerialPeriodMovedBackException;
 import io.github.idworker.serial.SerialNumbers;
 import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialRule;
@@ -78,7 +79,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>A call the stock cannot serve starts a refill on the refill executor (unless one runs here already) and
  *       polls step 2 (1 ms backing off to 10 ms), at most {@code max-wait} in all, then gets
  *       {@link SerialStockEmptyException}: a hung database never holds a caller longer. A refill that failed is
- *       not tried again for 200 ms.</li>
+ *       not tried again for 200 ms. A refill the database refused because the period's high-water was moved back
+ *       by hand fails the waiting call at once with that {@link SerialPeriodMovedBackException}.</li>
  *   <li>{@code max-wait} bounds the whole call, counted from its start: each take of step 2 waits for Redis only
  *       until then ({@link BoundedCalls}), so a hung Redis ends the call with {@link SerialStockEmptyException}
  *       within {@code max-wait} too, whatever the Redis client's socket timeout and retries. A take Redis runs
@@ -266,6 +268,12 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             if (failure instanceof SerialExhaustedException && state.exhaustedMax >= rule.max()) {
                 // the database holds no number of the period below max: the stock will never serve this call
                 throw new SerialExhaustedException(rule.name(), stock.period, rule.max());
+            }
+            if (failure instanceof SerialPeriodMovedBackException && !state.running.get()
+                    && state.lastFailure instanceof SerialPeriodMovedBackException movedBack) {
+                // the database refuses the period until an operator raises its high-water: waiting cannot help.
+                // A refill running now (the operator may have raised it) is awaited; its failure comes back here
+                throw movedBack;
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {

@@ -2,6 +2,10 @@
 -- Runs as it is (spring.sql.init, Flyway). For another table name (idworker.pool.table), replace idworker_id_pool with it
 -- throughout; idworker's own initialize-schema does that itself.
 -- None of the column names is a reserved word in H2, PostgreSQL, MySQL or MariaDB, so none is quoted.
+-- reserved_to: the end of the last reservation, raised with current_offset by every reservation. A row whose
+-- current_offset lies below it was moved back by hand, and nothing is reserved for it until current_offset is raised
+-- again. A table created before reserved_to existed: ALTER TABLE idworker_id_pool ADD COLUMN reserved_to BIGINT, then
+-- UPDATE idworker_id_pool SET reserved_to = current_offset WHERE reserved_to IS NULL (initialize-schema=always does both).
 CREATE TABLE IF NOT EXISTS idworker_id_pool (
     entity_key        VARCHAR(64)  NOT NULL, -- entity key, letters, digits, _, - and .; case-sensitive, as in Redis keys
     name              VARCHAR(128) NOT NULL, -- what the IDs number, for people
@@ -9,6 +13,7 @@ CREATE TABLE IF NOT EXISTS idworker_id_pool (
     start_offset      BIGINT       NOT NULL, -- first offset handed out; never reserved below
     step              INT          NOT NULL, -- offsets per chunk: the unit of a reservation and of a TREND shuffle
     current_offset    BIGINT       NOT NULL, -- last offset reserved (start_offset - 1 before any); only grows
+    reserved_to       BIGINT,                -- end of the last reservation, raised with current_offset; a current_offset below it is refused
     max_per_request   INT          NOT NULL, -- most IDs one take may ask for
     max_per_second    INT          NOT NULL, -- most IDs per second across all nodes
     threshold_percent INT          NOT NULL, -- refill when the pool holds less than this percentage of max_pool_size

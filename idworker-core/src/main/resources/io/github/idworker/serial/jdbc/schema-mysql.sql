@@ -19,10 +19,16 @@ CREATE TABLE IF NOT EXISTS idworker_serial_rule (
 ) ENGINE = InnoDB;
 
 -- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
+-- reserved_to: the end of the last reservation, raised with high_water by every reservation. A row whose high_water
+-- lies below it was moved back by hand, and no number of that period is reserved until high_water is raised again.
+-- A table created before reserved_to existed: ALTER TABLE idworker_serial_rule_period ADD COLUMN reserved_to BIGINT,
+-- then UPDATE idworker_serial_rule_period SET reserved_to = high_water WHERE reserved_to IS NULL (initialize-schema=always
+-- does both).
 CREATE TABLE IF NOT EXISTS idworker_serial_rule_period (
     rule_name   VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT 'case-sensitive, as in Redis keys',
     period      VARCHAR(8)   CHARACTER SET ascii COLLATE ascii_bin NOT NULL COMMENT '20261123, 202611, 2026 or all',
     high_water  BIGINT       NOT NULL COMMENT 'last number reserved; only grows, never past the rule max',
+    reserved_to BIGINT       NULL     COMMENT 'end of the last reservation; a high_water below it is refused',
     update_time DATETIME(3)  NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     PRIMARY KEY (rule_name, period)
 ) ENGINE = InnoDB;

@@ -20,10 +20,16 @@ CREATE TABLE IF NOT EXISTS idworker_serial_rule (
 );
 
 -- One row per (rule, period): every number up to high_water has been reserved, so none below is issued again.
+-- reserved_to: the end of the last reservation, raised with high_water by every reservation. A row whose high_water
+-- lies below it was moved back by hand, and no number of that period is reserved until high_water is raised again.
+-- A table created before reserved_to existed: ALTER TABLE idworker_serial_rule_period ADD COLUMN reserved_to BIGINT,
+-- then UPDATE idworker_serial_rule_period SET reserved_to = high_water WHERE reserved_to IS NULL (initialize-schema=always
+-- does both).
 CREATE TABLE IF NOT EXISTS idworker_serial_rule_period (
     rule_name   VARCHAR(64)  NOT NULL,
     period      VARCHAR(8)   NOT NULL,
     high_water  BIGINT       NOT NULL,
+    reserved_to BIGINT,
     update_time TIMESTAMP    DEFAULT CURRENT_TIMESTAMP NOT NULL,
     PRIMARY KEY (rule_name, period)
 );

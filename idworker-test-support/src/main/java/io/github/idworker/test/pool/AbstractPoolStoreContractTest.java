@@ -6,6 +6,7 @@ import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.PoolExhaustedException;
 import io.github.idworker.pool.PoolReservation;
+import io.github.idworker.pool.PoolRowMovedBackException;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.UnknownPoolEntityException;
 import io.github.idworker.pool.jdbc.JdbcPoolStore;
@@ -27,6 +28,8 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +51,9 @@ import static org.assertj.core.api.Assertions.fail;
  * environment that registers or reserves it and refuses any other without reserving anything; an unknown entity
  * fails with {@link UnknownPoolEntityException} naming it and the store without credentials; a row an operator
  * made invalid fails naming the property of the field; a missing table fails the schema check naming the
- * property that creates it.
+ * property that creates it; an entity whose {@code current-offset} an operator lowered by hand (below offsets
+ * already reserved) is refused with {@link PoolRowMovedBackException} by every store instance, nothing reserved,
+ * until it is raised again.
  *
  * <p>Each test uses fresh random entity keys and deletes them afterwards. Concurrency tests run {@value #THREADS}
  * threads over {@value #STORES} store instances, as several processes would.
@@ -514,16 +519,14 @@ public abstract class AbstractPoolStoreContractTest {
     }
 
     /**
-     * An operator lowers {@code current-offset} below the start, or raises the start above it: no reservation ever
-     * begins below the start.
+     * An operator inserts a row whose {@code current-offset} lies below the start, or raises the start above it:
+     * no reservation ever begins below the start.
      */
     @Test
     void noReservationBeginsBelowTheStartOffset() {
-        PoolEntity entity = newEntity().build();
+        PoolEntity entity = newEntity().currentOffset(3).build();
+        store.insertRow(entity, PoolEnvironment.SINGLE);
         PoolStore s = store.newStore();
-        s.register(entity, PoolEnvironment.SINGLE);
-        s.reserve(entity.key(), 5, PoolEnvironment.SINGLE);
-        store.setSetting(entity.key(), "current-offset", 3);
         PoolReservation afterLowered = s.reserve(entity.key(), 1, PoolEnvironment.SINGLE);
         assertThat(List.of(afterLowered.firstOffset(), afterLowered.lastOffset())).containsExactly(1_000L, 1_009L);
 
@@ -554,5 +557,97 @@ public abstract class AbstractPoolStoreContractTest {
                         .isEqualTo(JdbcPoolStore.INITIALIZE_SCHEMA_PROPERTY))
                 .hasMessageContaining(table)
                 .satisfies(e -> assertNoCredentials(e.getMessage()));
+    }
+
+    /** Asserts that {@code e} refuses entity {@code key} naming it, the store and both values. */
+    protected static void assertMovedBack(Throwable e, String key, long currentOffset, long reservedTo) {
+        assertThat(e).isInstanceOfSatisfying(PoolRowMovedBackException.class, m -> {
+            assertThat(m.getEntity()).isEqualTo(key);
+            assertThat(m.getCurrentOffset()).isEqualTo(currentOffset);
+            assertThat(m.getReservedTo()).isEqualTo(reservedTo);
+            assertThat(m.getTable()).isNotBlank();
+            assertThat(m.getMessage()).contains("'" + key + "'", m.getTable(), "current_offset " + currentOffset,
+                    "reserved_to " + reservedTo, "raise current_offset to at least " + reservedTo);
+        });
+    }
+
+    /**
+     * An operator lowers {@code current-offset} (an UPDATE of that one column). The store that made the
+     * reservations and new ones (a restart, another node) all refuse the entity with the typed exception and
+     * reserve nothing; registering it again does not reset it; raising {@code current-offset} back is the
+     * recovery, one raised above it (offsets skipped on purpose) is where reservations continue, and so is a
+     * start an operator raised above every reservation.
+     */
+    @Test
+    void aRowMovedBackIsRefusedByEveryStoreUntilCurrentOffsetIsRaisedAgain() {
+        PoolEntity entity = newEntity().build();
+        PoolStore running = store.newStore();
+        running.register(entity, PoolEnvironment.SINGLE);
+        running.reserve(entity.key(), 5, PoolEnvironment.SINGLE);
+        assertThat(currentOffset(entity.key())).isEqualTo(1_049);
+        store.setSetting(entity.key(), "current-offset", 1_019);
+        for (PoolStore s : List.of(running, store.newStore(), store.newStore())) {
+            assertThatThrownBy(() -> s.reserve(entity.key(), 1, PoolEnvironment.SINGLE))
+                    .satisfies(e -> assertMovedBack(e, entity.key(), 1_019, 1_049));
+        }
+        assertThat(currentOffset(entity.key())).as("nothing reserved by a refusal").isEqualTo(1_019);
+        assertThat(store.newStore().register(entity, PoolEnvironment.SINGLE).currentOffset()).isEqualTo(1_019);
+
+        store.setSetting(entity.key(), "current-offset", 1_049); // the recovery
+        PoolReservation r = store.newStore().reserve(entity.key(), 1, PoolEnvironment.SINGLE);
+        assertThat(List.of(r.firstOffset(), r.lastOffset())).containsExactly(1_050L, 1_059L);
+        store.setSetting(entity.key(), "current-offset", 5_000); // offsets skipped on purpose: allowed
+        r = running.reserve(entity.key(), 1, PoolEnvironment.SINGLE);
+        assertThat(List.of(r.firstOffset(), r.lastOffset())).containsExactly(5_001L, 5_010L);
+        store.setSetting(entity.key(), "current-offset", 3); // below the start, too
+        assertThatThrownBy(() -> store.newStore().reserve(entity.key(), 1, PoolEnvironment.SINGLE))
+                .satisfies(e -> assertMovedBack(e, entity.key(), 3, 5_010));
+        store.setSetting(entity.key(), "start-offset", 7_000); // a start above every reservation
+        r = store.newStore().reserve(entity.key(), 1, PoolEnvironment.SINGLE);
+        assertThat(List.of(r.firstOffset(), r.lastOffset())).containsExactly(7_000L, 7_009L);
+    }
+
+    /**
+     * 16 threads over four store instances reserve while an operator moves the row back to half of where it
+     * stood: every reservation, before and after, is unique, and every refusal is the typed one.
+     */
+    @Test
+    void aRowMovedBackWhileSixteenThreadsReserveNeverYieldsAnOverlappingReservation() throws Exception {
+        PoolEntity entity = newEntity().build();
+        List<PoolStore> stores = newStores(STORES);
+        stores.get(0).register(entity, PoolEnvironment.SINGLE);
+        AtomicLong movedTo = new AtomicLong(-1);
+        AtomicInteger refusals = new AtomicInteger();
+        int perThread = reservationsPerThread();
+        List<List<PoolReservation>> byThread = onThreads(THREADS, t -> () -> {
+            PoolStore mine = stores.get(t % STORES);
+            List<PoolReservation> got = new ArrayList<>();
+            for (int i = 0; i < perThread; i++) {
+                if (i == perThread / 2 && movedTo.get() < 0) {
+                    synchronized (movedTo) {
+                        if (movedTo.get() < 0) {
+                            long half = currentOffset(entity.key()) / 2;
+                            store.setSetting(entity.key(), "current-offset", half);
+                            movedTo.set(half);
+                        }
+                    }
+                }
+                try {
+                    got.add(mine.reserve(entity.key(), 1, PoolEnvironment.SINGLE));
+                } catch (PoolRowMovedBackException e) {
+                    assertThat(e.getEntity()).isEqualTo(entity.key());
+                    refusals.incrementAndGet();
+                }
+            }
+            return got;
+        });
+        List<PoolReservation> sorted = flatten(byThread).stream()
+                .sorted(Comparator.comparingLong(PoolReservation::firstOffset)).toList();
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i).firstOffset()).as("%s overlaps %s (moved back to %s)", sorted.get(i),
+                    sorted.get(i - 1), movedTo.get()).isGreaterThan(sorted.get(i - 1).lastOffset());
+        }
+        assertThat(refusals.get()).as("reservations after the row moved back").isPositive();
+        assertThat(currentOffset(entity.key())).isEqualTo(movedTo.get());
     }
 }

@@ -22,7 +22,9 @@ public interface PoolStoreStore extends AutoCloseable {
 
     /**
      * Sets one numeric setting of the entity's row in the backing store, as an operator editing the table would,
-     * without any check.
+     * without any check: that one value and nothing else, whatever the store keeps beside it (for a table:
+     * {@code UPDATE ... SET <column> = ? WHERE entity_key = ?}). The kit lowers {@code current-offset} this way to
+     * move the row back, and raises it again as the operator's recovery.
      *
      * @param field as in {@link PoolEntity#property(String, String)}: {@code step}, {@code start-offset},
      *        {@code current-offset}, {@code threshold-percent}, {@code check-interval} (milliseconds), …

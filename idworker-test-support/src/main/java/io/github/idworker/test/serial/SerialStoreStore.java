@@ -21,6 +21,14 @@ public interface SerialStoreStore extends AutoCloseable {
      */
     void deleteRuleRecordOnly(String rule);
 
+    /**
+     * Sets the stored high-water of (rule, period) the way an operator editing the store by hand would: that one
+     * value and nothing else, whatever the store keeps beside it (for a table: {@code UPDATE ... SET high_water = ?
+     * WHERE rule_name = ? AND period = ?}). The kit lowers it to move the period back, and raises it again as the
+     * operator's recovery.
+     */
+    void editHighWater(String rule, String period, long highWater);
+
     /** Sets the rule's {@code start} and {@code max} in the backing store, as an operator tuning the rule would. */
     void setLimits(String rule, long start, long max);
 

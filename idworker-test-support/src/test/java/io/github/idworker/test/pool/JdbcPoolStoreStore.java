@@ -111,7 +111,18 @@ public final class JdbcPoolStoreStore implements PoolStoreStore {
     }
 
     private void execute(String sql, Object... values) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection()) {
+            // as an operator's own session would be (the pool may hand out REPEATABLE READ): never a serialization
+            // failure against the reservations it races with
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            executeOn(c, sql, values);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void executeOn(Connection c, String sql, Object... values) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 if (values[i] == null) {
                     ps.setNull(i + 1, Types.INTEGER);
@@ -123,8 +134,6 @@ public final class JdbcPoolStoreStore implements PoolStoreStore {
             if (!c.getAutoCommit()) {
                 c.commit();
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -87,6 +87,13 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
         execute("UPDATE " + table + " SET start_number = ?, max_number = ? WHERE rule_name = ?", start, max, rule);
     }
 
+    /** Sets high_water and nothing else, as an operator editing the period's row by hand would. */
+    @Override
+    public void editHighWater(String rule, String period, long highWater) {
+        execute("UPDATE " + table + JdbcSerialStore.PERIOD_TABLE_SUFFIX + " SET high_water = ? WHERE rule_name = ? "
+                + "AND period = ?", highWater, rule, period);
+    }
+
     @Override
     public void deleteRule(String rule) {
         execute("DELETE FROM " + table + JdbcSerialStore.PERIOD_TABLE_SUFFIX + " WHERE rule_name = ?", rule);
@@ -118,7 +125,18 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
     }
 
     private void execute(String sql, Object... values) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection()) {
+            // as an operator's own session would be (the pool may hand out REPEATABLE READ): never a serialization
+            // failure against the reservations it races with
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            executeOn(c, sql, values);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void executeOn(Connection c, String sql, Object... values) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < values.length; i++) {
                 ps.setObject(i + 1, values[i]);
             }
@@ -126,8 +144,6 @@ public final class JdbcSerialStoreStore implements SerialStoreStore {
             if (!c.getAutoCommit()) {
                 c.commit();
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -65,6 +65,16 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 return "Create idworker's segment table with the DDL for your database (see the README), or set "
                         + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
+            if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+                return "Add the column to idworker's serial period table with the statements quoted above (see the "
+                        + "README, \"Upgrading the serial and pool tables\"), or set " + SERIAL_INITIALIZE_SCHEMA
+                        + "=always to let idworker add it at startup.";
+            }
+            if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+                return "Add the column to idworker's pool table with the statements quoted above (see the README, "
+                        + "\"Upgrading the serial and pool tables\"), or set " + POOL_INITIALIZE_SCHEMA
+                        + "=always to let idworker add it at startup.";
+            }
             if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's serial tables (the rule table and its \"_period\" table) with the DDL for "
                         + "your database (see the README), or set " + SERIAL_INITIALIZE_SCHEMA

@@ -314,6 +314,56 @@ class IdPoolsConfigTest {
         leftovers.remove(url, "sa", "", "app_id_pool", "127.0.0.1", EmbeddedRedis.port(), "idworker");
     }
 
+    /** A pool table created before reserved_to existed, by the application's own DDL: startup says how to upgrade it. */
+    @Test
+    void aTableWithoutReservedToFailsStartupQuotingTheStatementsThatAddIt() {
+        pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:pool-schema-before-reserved-to.sql",
+                        "idworker.pool.table=old_id_pool", "idworker.pool.initialize-schema=never")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo(JdbcPoolStore.INITIALIZE_SCHEMA_PROPERTY);
+                    assertThat(cause.getMessage()).contains("'old_id_pool'", "lacks column reserved_to",
+                            "ALTER TABLE old_id_pool ADD COLUMN reserved_to BIGINT; UPDATE old_id_pool SET "
+                                    + "reserved_to = current_offset WHERE reserved_to IS NULL");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("ALTER TABLE old_id_pool ADD COLUMN reserved_to");
+                    assertThat(analysis.getAction()).contains("Add the column")
+                            .contains("idworker.pool.initialize-schema=always");
+                });
+    }
+
+    /** The same table with initialize-schema=always: the column is added at startup and raised by every refill. */
+    @Test
+    void aTableWithoutReservedToIsUpgradedAtStartupWithSchemaInitializationAlways() {
+        String key = leftovers.entity();
+        pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:pool-schema-before-reserved-to.sql",
+                        "idworker.pool.table=old_id_pool", "idworker.pool.initialize-schema=always")
+                .withPropertyValues(small(key))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    RedisIdPools pools = context.getBean(RedisIdPools.class);
+                    awaitLevel(pools, key, 1);
+                    assertThat(pools.take(key)).isEqualTo(1);
+                    try (Connection c = context.getBean(DataSource.class).getConnection();
+                         PreparedStatement ps = c.prepareStatement(
+                                 "SELECT current_offset, reserved_to FROM old_id_pool WHERE entity_key = ?")) {
+                        ps.setString(1, key);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            assertThat(rs.next()).isTrue();
+                            assertThat(rs.getLong(2)).as("raised with current_offset").isEqualTo(rs.getLong(1))
+                                    .isPositive();
+                        }
+                    }
+                });
+        leftovers.remove(url, "sa", "", "old_id_pool", "127.0.0.1", EmbeddedRedis.port(), "idworker");
+    }
+
     @Test
     void withoutADataSourceStartupFailsNamingSpringDatasource() {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))

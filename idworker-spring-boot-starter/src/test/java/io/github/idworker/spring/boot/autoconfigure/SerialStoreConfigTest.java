@@ -2,6 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcTimeouts;
+import io.github.idworker.serial.SerialPeriodMovedBackException;
 import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialReset;
 import io.github.idworker.serial.SerialRule;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What {@code @EnableSerialNumbers} sets up in either mode, over a real H2 database, one fresh database per test:
@@ -273,6 +275,63 @@ class SerialStoreConfigTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(JdbcSerialStore.class).find("order")).isPresent();
+                });
+    }
+
+    /** A period table created before reserved_to existed, by the application's own DDL: startup says how to upgrade it. */
+    @Test
+    void aPeriodTableWithoutReservedToFailsStartupQuotingTheStatementsThatAddIt() {
+        serials(TestNames.h2Url())
+                .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:serial-schema-before-reserved-to.sql",
+                        "idworker.serial.table=old_serial", "idworker.serial.initialize-schema=never")
+                .withPropertyValues(ORDER)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.serial.initialize-schema");
+                    assertThat(cause.getMessage()).contains("'old_serial_period'", "lacks column reserved_to",
+                            "ALTER TABLE old_serial_period ADD COLUMN reserved_to BIGINT; UPDATE old_serial_period "
+                                    + "SET reserved_to = high_water WHERE reserved_to IS NULL");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("ALTER TABLE old_serial_period ADD COLUMN reserved_to");
+                    assertThat(analysis.getAction()).contains("Add the column")
+                            .contains("idworker.serial.initialize-schema=always");
+                });
+    }
+
+    /**
+     * The same tables with initialize-schema=always: the column is added and seeded from high_water at startup,
+     * so a high_water lowered by hand right afterwards is refused.
+     */
+    @Test
+    void aPeriodTableWithoutReservedToIsUpgradedAtStartupWithSchemaInitializationAlways() {
+        serials(TestNames.h2Url())
+                .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:serial-schema-before-reserved-to.sql",
+                        "idworker.serial.table=old_serial", "idworker.serial.initialize-schema=always")
+                .withPropertyValues(ORDER)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    DataSource dataSource = context.getBean(DataSource.class);
+                    try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                         ResultSet rs = st.executeQuery("SELECT reserved_to FROM old_serial_period "
+                                 + "WHERE rule_name = 'order' AND period = '20261123'")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).as("seeded from high_water").isEqualTo(40);
+                    }
+                    JdbcSerialStore store = context.getBean(JdbcSerialStore.class);
+                    SerialRule order = store.find("order").orElseThrow();
+                    assertThat(store.reserve(order, "20261123", 10)).isEqualTo(new SerialRange("order", "20261123", 41, 50));
+                    try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+                        st.executeUpdate("UPDATE old_serial_period SET high_water = 5 WHERE rule_name = 'order'");
+                    }
+                    assertThatThrownBy(() -> store.reserve(order, "20261123", 1))
+                            .isInstanceOf(SerialPeriodMovedBackException.class)
+                            .hasMessageContaining("reserved_to 50");
                 });
     }
 
