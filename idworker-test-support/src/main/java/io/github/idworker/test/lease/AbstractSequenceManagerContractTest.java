@@ -1,6 +1,8 @@
 package io.github.idworker.test.lease;
 
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
+import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -48,14 +51,24 @@ import static org.awaitility.Awaitility.await;
  * class and returns its store from {@link #createStore()}; nothing else is needed.
  *
  * <p>Each test uses fresh random namespaces and deletes them afterwards. Lease expiry is driven through the
- * store hook {@link SequenceManagerStore#expireLease}, worker time through a {@link ManualClock}: no test
- * sleeps to let time pass, except the one that proves the centre's own clock expires leases.
+ * store hook {@link SequenceManagerStore#expireLease}, worker time through a {@link ManualClock}.
+ *
+ * <p>Time model: a worker's clock never runs more than max-skew ahead of the centre's: a centre refuses such a
+ * worker (DESIGN rule 13), and the kit proves it does. Kit workers start at the centre's clock
+ * ({@link SequenceManagerStore#centreNowMillis()}) in a namespace made to look long in use
+ * ({@link SequenceManagerStore#createAgedNamespace}), so they need not wait for a new namespace's first floor
+ * ({@code ttl + max-skew}); a test that moves a worker's clock forward past that lets the centre's clock catch up
+ * ({@link #awaitCentreAt}) before the worker talks to the centre again. Worker tests use a short ttl
+ * ({@link #WORKER_TTL}) so those waits stay short.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractSequenceManagerContractTest {
 
+    /** The ttl of the kit's plain borrows: no lease expires by itself while a test runs. */
     protected static final Duration TTL = Duration.ofSeconds(30);
-    private static final Duration SKEW = Duration.ofMillis(500);
+    /** The ttl of the kit's workers: short, so a worker clock moved past its high-water is soon the centre's. */
+    protected static final Duration WORKER_TTL = Duration.ofSeconds(1);
+    protected static final Duration SKEW = Duration.ofMillis(500);
     /** How far a centre's clock may be from this JVM's on the same machine, for floors judged by the centre. */
     private static final long CENTRE_CLOCK_TOLERANCE_MS = 50;
 
@@ -66,9 +79,18 @@ public abstract class AbstractSequenceManagerContractTest {
     /** The centre under test; called once per test. */
     protected abstract SequenceManagerStore createStore() throws Exception;
 
+    /** The centre's clock minus this JVM's, measured when the test started. */
+    private long centreOffset;
+
     @BeforeEach
     void openStore() throws Exception {
         store = createStore();
+        centreOffset = store.centreNowMillis() - System.currentTimeMillis();
+    }
+
+    /** The centre's clock now, as measured at the start of the test (no store call). */
+    protected long centreNow() {
+        return System.currentTimeMillis() + centreOffset;
     }
 
     @AfterEach
@@ -87,13 +109,36 @@ public abstract class AbstractSequenceManagerContractTest {
         return ns;
     }
 
-    /**
-     * A worker clock a few minutes ahead of the centre. A centre may treat its records as written up to
-     * {@code now + ttl + skew} after it lost them (the Redis centre does for a new namespace); starting ahead
-     * keeps those waits out of tests about other rules. The wait itself is tested with a clock behind.
-     */
+    /** A worker clock set to the centre's clock now. */
     protected ManualClock workerClock() {
-        return new ManualClock(System.currentTimeMillis() + TTL.toMillis() + SKEW.toMillis() + 120_000);
+        return new ManualClock(store.centreNowMillis());
+    }
+
+    /**
+     * A fresh namespace of {@code 2^workerBits} slots that looks long in use to the centre, with the kit workers'
+     * ttl and max-skew ({@link SequenceManagerStore#createAgedNamespace}).
+     */
+    protected String agedNamespace(int workerBits) {
+        String ns = newNamespace();
+        store.createAgedNamespace(ns, 1 << workerBits, layout(workerBits).pinned(), WORKER_TTL, SKEW);
+        return ns;
+    }
+
+    /** A clock that follows the centre's: this JVM's clock plus the difference to the centre's, measured once. */
+    protected MillisClock centreClock() {
+        return this::centreNow;
+    }
+
+    /**
+     * Waits until the centre's clock is at most half of max-skew behind {@code workerMillis}, so a worker whose clock
+     * a test moved forward to {@code workerMillis} may talk to the centre again.
+     */
+    protected void awaitCentreAt(long workerMillis) {
+        long target = workerMillis - SKEW.toMillis() / 2;
+        long now;
+        while ((now = store.centreNowMillis()) < target) {
+            sleepQuietly(Math.max(1, Math.min(100, target - now)));
+        }
     }
 
     /**
@@ -110,7 +155,16 @@ public abstract class AbstractSequenceManagerContractTest {
     }
 
     protected LeaseRequest request(String ns, int slotCount, long workerNow) {
-        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), TTL, workerNow, SKEW, "test-host", 42,
+        return request(ns, slotCount, workerNow, TTL);
+    }
+
+    /** A borrow as a kit worker would send it ({@link #WORKER_TTL}); use it in namespaces of kit workers. */
+    protected LeaseRequest workerRequest(String ns, int slotCount, long workerNow) {
+        return request(ns, slotCount, workerNow, WORKER_TTL);
+    }
+
+    private LeaseRequest request(String ns, int slotCount, long workerNow, Duration ttl) {
+        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), ttl, workerNow, SKEW, "test-host", 42,
                 layout(Integer.numberOfTrailingZeros(slotCount)).pinned());
     }
 
@@ -130,7 +184,7 @@ public abstract class AbstractSequenceManagerContractTest {
         return WorkerOptions.builder()
                 .namespace(ns)
                 .layout(layout)
-                .leaseTtl(TTL)
+                .leaseTtl(WORKER_TTL)
                 .maxSkew(SKEW)
                 .maxBackward(Duration.ofMillis(10))
                 .backwardsPolicy(BackwardsPolicy.FAIL)
@@ -165,7 +219,7 @@ public abstract class AbstractSequenceManagerContractTest {
                 ISequenceManager m = pool.get(i % managers);
                 leases.add(exec.submit(() -> {
                     go.await();
-                    return m.borrow(request(ns, 1024, System.currentTimeMillis()));
+                    return m.borrow(request(ns, 1024, centreNow()));
                 }));
             }
             go.countDown();
@@ -188,10 +242,10 @@ public abstract class AbstractSequenceManagerContractTest {
         ISequenceManager m = store.newManager();
         Set<Integer> slots = new HashSet<>();
         for (int i = 0; i < 1024; i++) {
-            slots.add(m.borrow(request(ns, 1024, System.currentTimeMillis())).workerId());
+            slots.add(m.borrow(request(ns, 1024, centreNow())).workerId());
         }
         assertThat(slots).hasSize(1024);
-        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1024, System.currentTimeMillis())))
+        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1024, centreNow())))
                 .isInstanceOf(WorkerIdExhaustedException.class)
                 .hasMessageContaining(ns)
                 .hasMessageContaining("1024")
@@ -202,7 +256,7 @@ public abstract class AbstractSequenceManagerContractTest {
     void borrowStoresTheFirstHighWaterAndReportsTheFloor() {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
-        long now = System.currentTimeMillis();
+        long now = centreNow();
         WorkerLease lease = m.borrow(request(ns, 4, now));
         assertThat(lease.highWaterMillis()).isGreaterThanOrEqualTo(now + TTL.toMillis());
         assertThat(lease.floorMillis()).isLessThan(lease.highWaterMillis());
@@ -212,21 +266,23 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void expiredLeaseIsReclaimedAndTheSuccessorIssuesOnlyAboveTheStoredHighWater() {
-        String ns = newNamespace();
+        String ns = agedNamespace(0);
         ManualClock clockA = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 0, clockA, BackwardsPolicy.FAIL);
         List<Long> idsOfA = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             idsOfA.add(a.nextId());
         }
-        clockA.advance(TTL.toMillis() / 2);
+        clockA.advance(WORKER_TTL.toMillis() / 2);
         idsOfA.add(a.nextId());
         long highWaterOfA = a.currentLease().highWaterMillis();
-        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1, clockA.millis())))
+        assertThatThrownBy(() -> store.newManager().borrow(workerRequest(ns, 1, centreNow())))
                 .isInstanceOf(WorkerIdExhaustedException.class);
 
         store.expireLease(ns, 0);
-        // the successor's clock is behind the old holder's high-water: it must wait for it, not reuse it
+        // the successor's clock is behind the old holder's high-water: it must wait for it, not reuse it (and the
+        // centre's clock must have come close enough to that high-water for the successor to be believed)
+        awaitCentreAt(highWaterOfA);
         ManualClock clockB = new ManualClock(highWaterOfA - 5);
         Thread mover = new Thread(() -> {
             sleepQuietly(100);
@@ -247,7 +303,7 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void renewalAfterTheSlotWasTakenFailsAndTheWorkerMovesToANewSlot() {
-        String ns = newNamespace();
+        String ns = agedNamespace(2);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 2, clock, BackwardsPolicy.FAIL);
         assertThat(a.currentLease().workerId()).isZero();
@@ -255,11 +311,18 @@ public abstract class AbstractSequenceManagerContractTest {
 
         store.expireLease(ns, 0);
         ISequenceManager other = store.newManager();
-        // a borrower whose clock is past slot 0's high-water prefers it to the slots never used
-        WorkerLease taken = other.borrow(request(ns, 4, clock.millis() + 2 * TTL.toMillis()));
-        assertThat(taken.workerId()).isZero();
+        // slot 0's high-water lies ahead of the centre's clock, so a borrower prefers other slots: take until it is
+        // slot 0, then hand the others back
+        List<WorkerLease> others = new ArrayList<>();
+        WorkerLease taken;
+        while ((taken = other.borrow(workerRequest(ns, 4, centreNow()))).workerId() != 0) {
+            others.add(taken);
+        }
+        for (WorkerLease o : others) {
+            other.giveBack(o, o.floorMillis());
+        }
 
-        assertThatThrownBy(() -> store.newManager().renew(a.currentLease(), clock.millis() + TTL.toMillis()))
+        assertThatThrownBy(() -> store.newManager().renew(a.currentLease(), clock.millis() + WORKER_TTL.toMillis()))
                 .isInstanceOf(LeaseLostException.class);
         a.renew();
         assertThat(a.leaseSwitchCount()).isEqualTo(1);
@@ -272,9 +335,10 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void renewIsOwnerCheckedAndNeverLowersTheHighWater() {
-        String ns = newNamespace();
+        // a namespace in use, so the first high-water is the centre's clock + ttl and may be raised within the bound
+        String ns = agedNamespace(2);
         ISequenceManager m = store.newManager();
-        WorkerLease lease = m.borrow(request(ns, 4, System.currentTimeMillis()));
+        WorkerLease lease = m.borrow(workerRequest(ns, 4, centreNow()));
         WorkerLease forged = new WorkerLease(ns, lease.workerId(), "someone-else", lease.floorMillis(),
                 lease.highWaterMillis(), lease.generation(), lease.ttl());
         assertThatThrownBy(() -> m.renew(forged, lease.highWaterMillis() + 10_000))
@@ -282,16 +346,17 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis());
         assertThat(store.storedOwner(ns, lease.workerId())).isEqualTo(lease.owner());
 
-        WorkerLease renewed = m.renew(lease, lease.highWaterMillis() + 5_000);
-        assertThat(renewed.highWaterMillis()).isEqualTo(lease.highWaterMillis() + 5_000);
-        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis() + 5_000);
+        // within the clock bound: a renewal may ask for at most the centre's clock + ttl + max-skew
+        WorkerLease renewed = m.renew(lease, lease.highWaterMillis() + 200);
+        assertThat(renewed.highWaterMillis()).isEqualTo(lease.highWaterMillis() + 200);
+        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis() + 200);
         m.renew(renewed, lease.highWaterMillis());
-        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis() + 5_000);
+        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis() + 200);
     }
 
     @Test
     void returnFreesTheSlotAndStoresTheLastIssuedTimestamp() {
-        String ns = newNamespace();
+        String ns = agedNamespace(2);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 2, clock, BackwardsPolicy.FAIL);
         int slot = a.currentLease().workerId();
@@ -305,7 +370,7 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThat(store.storedOwner(ns, slot)).isNull();
         assertThat(store.storedHighWater(ns, slot)).isEqualTo(lastTimestamp);
 
-        WorkerLease next = store.newManager().borrow(request(ns, 4, clock.millis() + 1));
+        WorkerLease next = store.newManager().borrow(workerRequest(ns, 4, clock.millis() + 1));
         assertThat(next.workerId()).isEqualTo(slot);
         assertThat(next.floorMillis()).isEqualTo(lastTimestamp);
     }
@@ -314,9 +379,9 @@ public abstract class AbstractSequenceManagerContractTest {
     void returnOfALostLeaseChangesNothing() {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
-        WorkerLease first = m.borrow(request(ns, 1, System.currentTimeMillis()));
+        WorkerLease first = m.borrow(request(ns, 1, centreNow()));
         store.expireLease(ns, 0);
-        WorkerLease second = store.newManager().borrow(request(ns, 1, System.currentTimeMillis()));
+        WorkerLease second = store.newManager().borrow(request(ns, 1, centreNow()));
         m.giveBack(first, first.floorMillis());
         assertThat(store.storedOwner(ns, 0)).isEqualTo(second.owner());
         assertThat(store.storedHighWater(ns, 0)).isEqualTo(second.highWaterMillis());
@@ -324,7 +389,7 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void workerThatReachesItsHighWaterWithoutRenewalFencesItself() {
-        String ns = newNamespace();
+        String ns = agedNamespace(1);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 1, clock, BackwardsPolicy.FAIL);
         long highWater = a.currentLease().highWaterMillis();
@@ -339,6 +404,7 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThatThrownBy(() -> a.nextIds(10)).isInstanceOf(LeaseLostException.class);
         assertThat(a.fenceTripCount()).isGreaterThanOrEqualTo(2);
 
+        awaitCentreAt(clock.millis());
         a.renew();
         long afterRenewal = a.nextId();
         assertThat(afterRenewal).isGreaterThan(lastBeforeFence);
@@ -348,7 +414,7 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void smallClockStepBackIsAbsorbedAndLargeOneMovesToAnotherSlot() {
-        String ns = newNamespace();
+        String ns = agedNamespace(3);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 3, clock, BackwardsPolicy.SWITCH_WORKER);
         Set<Long> ids = new HashSet<>();
@@ -372,7 +438,8 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThat(a.leaseSwitchCount()).isZero();
         int firstSlot = a.currentLease().workerId();
 
-        clock.advance(-5_000);
+        // a large step, yet less than the aged namespace's margin: the slots' floors are still behind the clock
+        clock.advance(-(SequenceManagerStore.AGED_MARGIN.toMillis() / 2));
         for (int i = 0; i < 3_000; i++) {
             assertThat(ids.add(a.nextId())).isTrue();
         }
@@ -384,7 +451,7 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void largeClockStepBackFailsWhenSwitchingIsOff() {
-        String ns = newNamespace();
+        String ns = agedNamespace(3);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 3, clock, BackwardsPolicy.FAIL);
         long before = a.nextId();
@@ -402,14 +469,14 @@ public abstract class AbstractSequenceManagerContractTest {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         LeaseRequest shortLease = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), Duration.ofMillis(300),
-                System.currentTimeMillis(), SKEW, "test-host", 42, layout(0).pinned());
+                centreNow(), SKEW, "test-host", 42, layout(0).pinned());
         WorkerLease first = m.borrow(shortLease);
-        assertThatThrownBy(() -> m.borrow(request(ns, 1, System.currentTimeMillis())))
+        assertThatThrownBy(() -> m.borrow(request(ns, 1, centreNow())))
                 .isInstanceOf(WorkerIdExhaustedException.class);
         WorkerLease[] second = new WorkerLease[1];
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
                 .ignoreException(WorkerIdExhaustedException.class).untilAsserted(() ->
-                second[0] = store.newManager().borrow(request(ns, 1, System.currentTimeMillis())));
+                second[0] = store.newManager().borrow(request(ns, 1, centreNow())));
         assertThat(second[0].workerId()).isEqualTo(first.workerId());
         assertThat(second[0].floorMillis()).isGreaterThanOrEqualTo(first.highWaterMillis());
     }
@@ -433,12 +500,14 @@ public abstract class AbstractSequenceManagerContractTest {
     @Test
     @Tag("exclusive")
     void clockStepSwitchesUnderSixteenIssuingThreadsNeverRepeatAnId() throws Exception {
-        String ns = newNamespace();
-        // twice real time: 100 ms of worker time pass in 50 ms, and a 50 ms step back lasts long enough (20 ms)
-        // beyond the tolerated 10 ms for the worker to act on it
-        RunningClock clock = new RunningClock(workerClock().millis(), 2);
+        String ns = agedNamespace(3);
+        // real time from the centre's clock, so renewals and borrows are believed (DESIGN rule 13); a 50 ms step back
+        // lasts 40 ms beyond the tolerated 10 ms for the worker to act on it, and a step forward after the switch
+        // brings the clock back to the centre's. The heartbeat renews, so a slow round never reaches the high-water.
+        RunningClock clock = new RunningClock(store.centreNowMillis(), 1);
         AbstractIdWorker w = start(store.newManager(), options(ns, layout(3), clock)
-                .backwardsPolicy(BackwardsPolicy.SWITCH_WORKER).fenceWait(Duration.ofSeconds(5)).build());
+                .backwardsPolicy(BackwardsPolicy.SWITCH_WORKER).fenceWait(Duration.ofSeconds(5))
+                .renewAutomatically(true).heartbeatInterval(Duration.ofMillis(300)).build());
         long sequenceMask = w.layout().maxSequence();
         int wantedSwitches = 160;
         // 160 switches take about 20 s alone on the machine; on a machine busy with other builds the keeper thread
@@ -466,6 +535,7 @@ public abstract class AbstractSequenceManagerContractTest {
                         && System.nanoTime() < returnDeadline) {
                     LockSupport.parkNanos(1_000_000);
                 }
+                clock.step(50);
             }
         } finally {
             issuers.close();
@@ -488,10 +558,10 @@ public abstract class AbstractSequenceManagerContractTest {
     @Test
     @Tag("exclusive")
     void lostLeaseSwitchesUnderSixteenIssuingThreadsStayOutOfTheTakersRange() throws Exception {
-        String ns = newNamespace();
-        RunningClock clock = new RunningClock(workerClock().millis(), 2);
+        String ns = agedNamespace(4);
+        RunningClock clock = new RunningClock(store.centreNowMillis(), 1);
         // a short ttl, so a slot the worker lost soon becomes cheap to borrow again
-        Duration ttl = Duration.ofSeconds(1);
+        Duration ttl = WORKER_TTL;
         AbstractIdWorker w = start(store.newManager(), options(ns, layout(4), clock)
                 .leaseTtl(ttl).fenceWait(Duration.ofSeconds(5)).build());
         ISequenceManager taker = store.newManager();
@@ -504,10 +574,11 @@ public abstract class AbstractSequenceManagerContractTest {
                 store.expireLease(ns, slot);
                 List<WorkerLease> others = new ArrayList<>();
                 WorkerLease lease;
-                // a taker whose clock is just past the slot's high-water prefers the lowest such slot: take until
-                // it is ours. Its short ttl keeps its own high-water close, so the slot is soon cheap again.
+                // the slot's high-water lies ahead of the centre's clock, so the taker (its clock the centre's)
+                // prefers other slots: take until it is ours. Its short ttl keeps its own high-water close, so the
+                // slot is soon cheap again.
                 while ((lease = taker.borrow(new LeaseRequest(ns, 16, UUID.randomUUID().toString(),
-                        Duration.ofMillis(100), clock.millis() + ttl.toMillis() + 10, SKEW, "taker", 7,
+                        Duration.ofMillis(100), centreNow(), SKEW, "taker", 7,
                         layout(4).pinned()))).workerId() != slot) {
                     others.add(lease);
                 }
@@ -552,7 +623,7 @@ public abstract class AbstractSequenceManagerContractTest {
     void theLayoutIsPinnedWithTheNamespace() {
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
-        long now = System.currentTimeMillis();
+        long now = centreNow();
         WorkerLease first = m.borrow(request(ns, 4, now));
         String pinned = layout(2).pinned();
         for (SnowflakeLayout changed : List.of(
@@ -577,12 +648,202 @@ public abstract class AbstractSequenceManagerContractTest {
 
     @Test
     void aWorkerWithAnotherEpochRefusesToStart() {
-        String ns = newNamespace();
+        String ns = agedNamespace(2);
         worker(store.newManager(), ns, 2, workerClock(), BackwardsPolicy.FAIL);
         SnowflakeLayout moved = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH.plus(Duration.ofDays(1)), 41, 2, 12);
         assertThatThrownBy(() -> start(store.newManager(), options(ns, moved, workerClock()).build()))
                 .isInstanceOf(LayoutMismatchException.class)
                 .hasMessageContaining(moved.pinned());
+    }
+
+    // ---- worker clocks ahead of the centre (rule 13) ------------------------------------------------------------
+
+    /**
+     * A borrow whose worker clock is four times max-skew ahead of the centre's is refused with
+     * {@link ClockAheadOfCentreException} naming the namespace, both clocks and max-skew, and stores nothing; one
+     * within max-skew is believed; a worker whose clock is ahead does not start.
+     */
+    @Test
+    void aBorrowWhoseClockIsAheadOfTheCentreByMoreThanMaxSkewIsRefusedAndStoresNothing() {
+        String ns = newNamespace();
+        long centreBefore = store.centreNowMillis();
+        long ahead = centreBefore + 4 * SKEW.toMillis();
+        assertThatThrownBy(() -> store.newManager().borrow(workerRequest(ns, 4, ahead)))
+                .isInstanceOfSatisfying(ClockAheadOfCentreException.class, e -> {
+                    assertThat(e.getNamespace()).isEqualTo(ns);
+                    assertThat(e.getWorkerMillis()).isEqualTo(ahead);
+                    assertThat(e.getCentreMillis()).isBetween(centreBefore, store.centreNowMillis());
+                    assertThat(e.getMaxSkewMillis()).isEqualTo(SKEW.toMillis());
+                    assertThat(e.getMessage()).contains(ns, Instant.ofEpochMilli(ahead).toString(),
+                            Instant.ofEpochMilli(e.getCentreMillis()).toString(), "idworker.lease.max-skew",
+                            SKEW.toMillis() + " ms", "NTP");
+                });
+        for (int slot = 0; slot < 4; slot++) {
+            assertThat(store.storedOwner(ns, slot)).isNull();
+            assertThat(store.storedHighWater(ns, slot)).isEqualTo(-1);
+        }
+        WorkerLease believed = store.newManager().borrow(
+                workerRequest(ns, 4, store.centreNowMillis() + SKEW.toMillis() / 2));
+        assertThat(store.storedOwner(ns, believed.workerId())).isEqualTo(believed.owner());
+
+        String aged = agedNamespace(2);
+        ManualClock clock = new ManualClock(store.centreNowMillis() + 4 * SKEW.toMillis());
+        assertThatThrownBy(() -> worker(store.newManager(), aged, 2, clock, BackwardsPolicy.FAIL))
+                .isInstanceOf(ClockAheadOfCentreException.class)
+                .hasMessageContaining(aged);
+    }
+
+    /**
+     * A renewal asking for a high-water beyond the centre's clock + ttl + max-skew (its worker's clock ahead by
+     * more than max-skew) is refused and changes nothing. A worker whose clock jumps ahead keeps its old
+     * high-water: past it, callers get {@link ClockAheadOfCentreException}, never an identifier; once the clock is
+     * right again, the worker renews and issues.
+     */
+    @Test
+    void aRenewalWhoseClockIsAheadIsRefusedAndTheHolderFencesItself() {
+        String ns = agedNamespace(1);
+        ISequenceManager m = store.newManager();
+        WorkerLease lease = m.borrow(workerRequest(ns, 2, centreNow()));
+        long tooFar = store.centreNowMillis() + WORKER_TTL.toMillis() + 4 * SKEW.toMillis();
+        assertThatThrownBy(() -> m.renew(lease, tooFar))
+                .isInstanceOfSatisfying(ClockAheadOfCentreException.class, e -> {
+                    assertThat(e.getWorkerMillis()).isEqualTo(tooFar - WORKER_TTL.toMillis());
+                    assertThat(e.getMessage()).contains(ns, "idworker.lease.max-skew");
+                });
+        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis());
+        assertThat(store.storedOwner(ns, lease.workerId())).isEqualTo(lease.owner());
+        long believed = Math.max(lease.highWaterMillis(), store.centreNowMillis() + WORKER_TTL.toMillis());
+        assertThat(m.renew(lease, believed).highWaterMillis()).isEqualTo(believed);
+        m.giveBack(lease, lease.floorMillis());
+
+        ManualClock clock = workerClock();
+        AbstractIdWorker a = worker(store.newManager(), ns, 1, clock, BackwardsPolicy.FAIL);
+        long first = a.nextId();
+        int slot = a.currentLease().workerId();
+        long highWater = a.currentLease().highWaterMillis();
+        clock.advance(4 * SKEW.toMillis() + WORKER_TTL.toMillis());
+        assertThatThrownBy(a::renew).isInstanceOf(ClockAheadOfCentreException.class);
+        assertThat(store.storedHighWater(ns, slot)).isEqualTo(highWater);
+        assertThat(a.currentLease().highWaterMillis()).isEqualTo(highWater);
+        assertThatThrownBy(a::nextId)
+                .isInstanceOf(ClockAheadOfCentreException.class)
+                .hasMessageContaining(Instant.ofEpochMilli(highWater).toString())
+                .hasMessageContaining("idworker.lease.max-skew");
+        assertThat(a.leaseSwitchCount()).isZero();
+
+        clock.set(store.centreNowMillis());
+        a.renew();
+        long after = a.nextId();
+        assertThat(after).isGreaterThan(first);
+        assertThat(store.storedHighWater(ns, slot)).isGreaterThanOrEqualTo(a.decode(after).timestamp().toEpochMilli());
+    }
+
+    /**
+     * Scenario 2 of issue #22: a worker whose clock is ten times max-skew ahead of the centre's borrows worker id 0
+     * and issues, then stops; the centre loses the namespace (a Redis restart without persistence); a correct
+     * worker borrows worker id 0. None of its identifiers may repeat one of the fast worker's.
+     */
+    @Test
+    void aWorkerAheadOfTheCentreAtItsBorrowNeverMakesASuccessorRepeatItsIdsAfterALoss() {
+        replayScenario2(true);
+    }
+
+    /** Scenario 2 with a worker that borrowed with a correct clock, which then jumped ten times max-skew ahead. */
+    @Test
+    void aWorkerWhoseClockJumpsAheadWhileHoldingNeverMakesASuccessorRepeatItsIdsAfterALoss() {
+        replayScenario2(false);
+    }
+
+    private void replayScenario2(boolean aheadAtBorrow) {
+        String ns = agedNamespace(0);
+        long aheadBy = 10 * SKEW.toMillis();
+        ManualClock clockA = new ManualClock(store.centreNowMillis() + (aheadAtBorrow ? aheadBy : 0));
+        Set<Long> idsOfA = new HashSet<>();
+        AbstractIdWorker a = null;
+        try {
+            a = worker(store.newManager(), ns, 0, clockA, BackwardsPolicy.FAIL);
+        } catch (ClockAheadOfCentreException refused) {
+            assertThat(aheadAtBorrow).as("only a worker ahead at its borrow is refused it").isTrue();
+        }
+        if (a != null) {
+            if (!aheadAtBorrow) {
+                for (int i = 0; i < 100; i++) {
+                    idsOfA.add(a.nextId());
+                }
+                clockA.advance(aheadBy);
+            }
+            // two ttls of its clock, 20 identifiers a millisecond, renewing every 100 ms as its heartbeat would
+            long from = clockA.millis();
+            issuing:
+            for (long t = from; t < from + 2 * WORKER_TTL.toMillis(); t++) {
+                clockA.set(t);
+                if ((t - from) % 100 == 0) {
+                    try {
+                        a.renew();
+                    } catch (IdWorkerException refused) {
+                        // the worker keeps what it stored before and fences itself there
+                    }
+                }
+                for (int i = 0; i < 20; i++) {
+                    try {
+                        idsOfA.add(a.nextId());
+                    } catch (IdWorkerException fenced) {
+                        break issuing;
+                    }
+                }
+            }
+            a.close();
+        }
+        long lastOfA = 0;
+        for (long id : idsOfA) {
+            lastOfA = Math.max(lastOfA, layout(0).decode(id).timestamp().toEpochMilli());
+        }
+        afterThisMillisecond();
+        store.deleteNamespace(ns);
+
+        AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), centreClock())
+                .renewAutomatically(true).fenceWait(Duration.ofSeconds(5)).build());
+        assertThat(b.currentLease().workerId()).isZero();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long repeated = 0;
+        long issuedByB = 0;
+        long id;
+        do {
+            id = b.nextId();
+            issuedByB++;
+            if (idsOfA.contains(id)) {
+                repeated++;
+            }
+        } while (b.decode(id).timestamp().toEpochMilli() <= lastOfA && System.nanoTime() < deadline);
+        System.out.printf("KIT-RESULT %s scenario-2 aheadAtBorrow=%s issuedByA=%d lastOfA=%s issuedByB=%d repeated=%d%n",
+                getClass().getSimpleName(), aheadAtBorrow, idsOfA.size(), Instant.ofEpochMilli(lastOfA), issuedByB,
+                repeated);
+        assertThat(repeated).as("identifiers of the fast worker issued again by its successor").isZero();
+    }
+
+    /**
+     * A worker whose clock is three times max-skew behind the centre's is believed (only a clock ahead is
+     * bounded), and the fence keeps it safe: it waits for its clock to pass the previous holder's last timestamp,
+     * renews, and repeats none of that holder's identifiers.
+     */
+    @Test
+    void aWorkerClockBehindTheCentreByMoreThanMaxSkewStaysSafeBehindTheFence() {
+        String ns = agedNamespace(0);
+        AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), centreClock()).build());
+        Set<Long> idsOfA = new HashSet<>();
+        for (int i = 0; i < 20_000; i++) {
+            idsOfA.add(a.nextId());
+        }
+        long lastOfA = a.decode(a.nextId()).timestamp().toEpochMilli();
+        a.close();
+
+        long behindBy = 3 * SKEW.toMillis();
+        AbstractIdWorker c = start(store.newManager(), options(ns, layout(0), () -> centreNow() - behindBy).build());
+        assertThat(c.currentLease().floorMillis()).isGreaterThanOrEqualTo(lastOfA);
+        c.renew();
+        long[] idsOfC = c.nextIds(20_000);
+        assertThat(Arrays.stream(idsOfC).filter(idsOfA::contains).count()).isZero();
+        assertThat(c.decode(idsOfC[0]).timestamp().toEpochMilli()).isGreaterThan(lastOfA);
     }
 
     // ---- partial loss (rule 9) ---------------------------------------------------------------------------------
@@ -597,7 +858,7 @@ public abstract class AbstractSequenceManagerContractTest {
         String ns = newNamespace();
         Duration ttl = Duration.ofSeconds(1);
         Duration skew = Duration.ofMillis(200);
-        AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), MillisClock.SYSTEM)
+        AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), centreClock())
                 .leaseTtl(ttl).maxSkew(skew).build());
         Set<Long> idsOfA = new HashSet<>();
         for (int i = 0; i < 20_000; i++) {
@@ -608,8 +869,8 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThat(store.storedHighWater(ns, 0)).isEqualTo(lastOfA);
 
         store.deleteSlotRecord(ns, 0);
-        long lossSeen = System.currentTimeMillis();
-        MillisClock behind = () -> System.currentTimeMillis() - 150;
+        long lossSeen = centreNow();
+        MillisClock behind = () -> centreNow() - 150;
         AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), behind)
                 .leaseTtl(ttl).maxSkew(skew).build());
         assertThat(b.currentLease().workerId()).isZero();
@@ -648,24 +909,24 @@ public abstract class AbstractSequenceManagerContractTest {
         ISequenceManager m = store.newManager();
         Duration ttl = Duration.ofSeconds(1);
         Duration skew = Duration.ofMillis(200);
-        LeaseRequest first = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl, System.currentTimeMillis(),
+        LeaseRequest first = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl, centreNow(),
                 skew, "test-host", 42, layout(0).pinned());
         WorkerLease held = m.borrow(first);
         // a new namespace may start with a floor ahead of the clock; renew from there, as a worker would
-        held = m.renew(held, Math.max(held.highWaterMillis(), System.currentTimeMillis() + ttl.toMillis()));
+        held = m.renew(held, Math.max(held.highWaterMillis(), centreNow() + ttl.toMillis()));
         afterThisMillisecond();
 
         loss.accept(ns);
-        long lossSeen = System.currentTimeMillis();
+        long lossSeen = centreNow();
         LeaseRequest next = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), ttl,
-                System.currentTimeMillis() - 150, skew, "test-host", 43, layout(0).pinned());
+                centreNow() - 150, skew, "test-host", 43, layout(0).pinned());
         WorkerLease successor = store.newManager().borrow(next);
         assertThat(successor.workerId()).isZero();
         assertThat(successor.floorMillis()).as("the successor's floor, against the holder's high-water")
                 .isGreaterThanOrEqualTo(held.highWaterMillis())
                 .isGreaterThanOrEqualTo(lossSeen + ttl.toMillis() + skew.toMillis() - CENTRE_CLOCK_TOLERANCE_MS);
         WorkerLease stale = held;
-        assertThatThrownBy(() -> m.renew(stale, System.currentTimeMillis() + ttl.toMillis()))
+        assertThatThrownBy(() -> m.renew(stale, centreNow() + ttl.toMillis()))
                 .isInstanceOf(LeaseLostException.class);
     }
 
@@ -679,7 +940,7 @@ public abstract class AbstractSequenceManagerContractTest {
     @Test
     @Tag("exclusive")
     void aHungCentreCallFencesCallersWithinFenceWaitAndCloseReturns() throws Exception {
-        String ns = newNamespace();
+        String ns = agedNamespace(3);
         ManualClock clock = workerClock();
         Duration fenceWait = Duration.ofMillis(500);
         long bound = fenceWait.toMillis() + 1_000;
