@@ -1,8 +1,6 @@
 package io.github.idworker.test.lease;
 
-import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
-import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
@@ -14,19 +12,14 @@ import io.github.idworker.snowflake.BackwardsPolicy;
 import io.github.idworker.snowflake.DecodedId;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;
-import io.github.idworker.snowflake.WorkerOptions;
 import io.github.idworker.test.IssuingThreads;
 import io.github.idworker.test.ManualClock;
 import io.github.idworker.test.RunningClock;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -38,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -61,146 +53,7 @@ import static org.awaitility.Awaitility.await;
  * ({@link #awaitCentreAt}) before the worker talks to the centre again. Worker tests use a short ttl
  * ({@link #WORKER_TTL}) so those waits stay short.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-public abstract class AbstractSequenceManagerContractTest {
-
-    /** The ttl of the kit's plain borrows: no lease expires by itself while a test runs. */
-    protected static final Duration TTL = Duration.ofSeconds(30);
-    /** The ttl of the kit's workers: short, so a worker clock moved past its high-water is soon the centre's. */
-    protected static final Duration WORKER_TTL = Duration.ofSeconds(1);
-    protected static final Duration SKEW = Duration.ofMillis(500);
-    /** How far a centre's clock may be from this JVM's on the same machine, for floors judged by the centre. */
-    private static final long CENTRE_CLOCK_TOLERANCE_MS = 50;
-
-    private final List<String> namespaces = new ArrayList<>();
-    private final List<AbstractIdWorker> workers = new ArrayList<>();
-    protected SequenceManagerStore store;
-
-    /** The centre under test; called once per test. */
-    protected abstract SequenceManagerStore createStore() throws Exception;
-
-    /** The centre's clock minus this JVM's, measured when the test started. */
-    private long centreOffset;
-
-    @BeforeEach
-    void openStore() throws Exception {
-        store = createStore();
-        centreOffset = store.centreNowMillis() - System.currentTimeMillis();
-    }
-
-    /** The centre's clock now, as measured at the start of the test (no store call). */
-    protected long centreNow() {
-        return System.currentTimeMillis() + centreOffset;
-    }
-
-    @AfterEach
-    void cleanUp() throws Exception {
-        workers.forEach(AbstractIdWorker::close);
-        for (String ns : namespaces) {
-            store.deleteNamespace(ns);
-        }
-        store.close();
-    }
-
-    /** A fresh namespace, deleted after the test. */
-    protected String newNamespace() {
-        String ns = "t-" + UUID.randomUUID().toString().substring(0, 13);
-        namespaces.add(ns);
-        return ns;
-    }
-
-    /** A worker clock set to the centre's clock now. */
-    protected ManualClock workerClock() {
-        return new ManualClock(store.centreNowMillis());
-    }
-
-    /**
-     * A fresh namespace of {@code 2^workerBits} slots that looks long in use to the centre, with the kit workers'
-     * ttl and max-skew ({@link SequenceManagerStore#createAgedNamespace}).
-     */
-    protected String agedNamespace(int workerBits) {
-        String ns = newNamespace();
-        store.createAgedNamespace(ns, 1 << workerBits, layout(workerBits).pinned(), WORKER_TTL, SKEW);
-        return ns;
-    }
-
-    /** A clock that follows the centre's: this JVM's clock plus the difference to the centre's, measured once. */
-    protected MillisClock centreClock() {
-        return this::centreNow;
-    }
-
-    /**
-     * Waits until the centre's clock is at most half of max-skew behind {@code workerMillis}, so a worker whose clock
-     * a test moved forward to {@code workerMillis} may talk to the centre again.
-     */
-    protected void awaitCentreAt(long workerMillis) {
-        long target = workerMillis - SKEW.toMillis() / 2;
-        long now;
-        while ((now = store.centreNowMillis()) < target) {
-            sleepQuietly(Math.max(1, Math.min(100, target - now)));
-        }
-    }
-
-    /**
-     * Lets the centre's clock pass the current millisecond. Loss floors are the centre's clock + ttl + max-skew in
-     * whole milliseconds, and a lease whose floor lies ahead gets that floor + 1 as its first high-water, so a loss
-     * found in the very millisecond of such a borrow would get a floor one below it; the tests model losses that
-     * come later, as they do outside a test.
-     */
-    protected static void afterThisMillisecond() {
-        long now = System.currentTimeMillis();
-        while (System.currentTimeMillis() <= now + 1) {
-            Thread.onSpinWait();
-        }
-    }
-
-    protected LeaseRequest request(String ns, int slotCount, long workerNow) {
-        return request(ns, slotCount, workerNow, TTL);
-    }
-
-    /** A borrow as a kit worker would send it ({@link #WORKER_TTL}); use it in namespaces of kit workers. */
-    protected LeaseRequest workerRequest(String ns, int slotCount, long workerNow) {
-        return request(ns, slotCount, workerNow, WORKER_TTL);
-    }
-
-    private LeaseRequest request(String ns, int slotCount, long workerNow, Duration ttl) {
-        return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), ttl, workerNow, SKEW, "test-host", 42,
-                layout(Integer.numberOfTrailingZeros(slotCount)).pinned());
-    }
-
-    /** The layout every worker of the kit uses, with {@code workerBits} worker bits. */
-    protected static SnowflakeLayout layout(int workerBits) {
-        return SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, workerBits, 12);
-    }
-
-    /** A worker over {@code manager} that renews only when the test says so. */
-    protected AbstractIdWorker worker(ISequenceManager manager, String ns, int workerBits, MillisClock clock,
-                                      BackwardsPolicy policy) {
-        return start(manager, options(ns, layout(workerBits), clock).backwardsPolicy(policy).build());
-    }
-
-    /** The kit's worker settings: manual renewal, no shutdown hook, a 200 ms fence wait. */
-    protected WorkerOptions.Builder options(String ns, SnowflakeLayout layout, MillisClock clock) {
-        return WorkerOptions.builder()
-                .namespace(ns)
-                .layout(layout)
-                .leaseTtl(WORKER_TTL)
-                .maxSkew(SKEW)
-                .maxBackward(Duration.ofMillis(10))
-                .backwardsPolicy(BackwardsPolicy.FAIL)
-                .fenceWait(Duration.ofMillis(200))
-                .clock(clock)
-                .renewAutomatically(false)
-                .shutdownHook(false);
-    }
-
-    /** Starts a worker that the kit closes after the test. */
-    protected AbstractIdWorker start(ISequenceManager manager, WorkerOptions options) {
-        AbstractIdWorker w = new AbstractIdWorker(manager, options) {
-        };
-        workers.add(w);
-        return w.start();
-    }
+public abstract class AbstractSequenceManagerContractTest extends AbstractClockBoundContractTest {
 
     @Test
     void concurrentBorrowersOverManyManagersGetDistinctSlots() throws Exception {
@@ -481,14 +334,6 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThat(second[0].floorMillis()).isGreaterThanOrEqualTo(first.highWaterMillis());
     }
 
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     // ---- switches under load (rule 12) -------------------------------------------------------------------------
 
     /**
@@ -575,10 +420,11 @@ public abstract class AbstractSequenceManagerContractTest {
                 List<WorkerLease> others = new ArrayList<>();
                 WorkerLease lease;
                 // the slot's high-water lies ahead of the centre's clock, so the taker (its clock the centre's)
-                // prefers other slots: take until it is ours. Its short ttl keeps its own high-water close, so the
-                // slot is soon cheap again.
+                // prefers other slots: take until it is ours. Its first high-water is the slot's + 1, so the slot is
+                // soon cheap again; its lease lasts as long as the worker's, so it still holds the slot when the
+                // worker borrows again, however slow the centre.
                 while ((lease = taker.borrow(new LeaseRequest(ns, 16, UUID.randomUUID().toString(),
-                        Duration.ofMillis(100), centreNow(), SKEW, "taker", 7,
+                        ttl, centreNow(), SKEW, "taker", 7,
                         layout(4).pinned()))).workerId() != slot) {
                     others.add(lease);
                 }
@@ -654,196 +500,6 @@ public abstract class AbstractSequenceManagerContractTest {
         assertThatThrownBy(() -> start(store.newManager(), options(ns, moved, workerClock()).build()))
                 .isInstanceOf(LayoutMismatchException.class)
                 .hasMessageContaining(moved.pinned());
-    }
-
-    // ---- worker clocks ahead of the centre (rule 13) ------------------------------------------------------------
-
-    /**
-     * A borrow whose worker clock is four times max-skew ahead of the centre's is refused with
-     * {@link ClockAheadOfCentreException} naming the namespace, both clocks and max-skew, and stores nothing; one
-     * within max-skew is believed; a worker whose clock is ahead does not start.
-     */
-    @Test
-    void aBorrowWhoseClockIsAheadOfTheCentreByMoreThanMaxSkewIsRefusedAndStoresNothing() {
-        String ns = newNamespace();
-        long centreBefore = store.centreNowMillis();
-        long ahead = centreBefore + 4 * SKEW.toMillis();
-        assertThatThrownBy(() -> store.newManager().borrow(workerRequest(ns, 4, ahead)))
-                .isInstanceOfSatisfying(ClockAheadOfCentreException.class, e -> {
-                    assertThat(e.getNamespace()).isEqualTo(ns);
-                    assertThat(e.getWorkerMillis()).isEqualTo(ahead);
-                    assertThat(e.getCentreMillis()).isBetween(centreBefore, store.centreNowMillis());
-                    assertThat(e.getMaxSkewMillis()).isEqualTo(SKEW.toMillis());
-                    assertThat(e.getMessage()).contains(ns, Instant.ofEpochMilli(ahead).toString(),
-                            Instant.ofEpochMilli(e.getCentreMillis()).toString(), "idworker.lease.max-skew",
-                            SKEW.toMillis() + " ms", "NTP");
-                });
-        for (int slot = 0; slot < 4; slot++) {
-            assertThat(store.storedOwner(ns, slot)).isNull();
-            assertThat(store.storedHighWater(ns, slot)).isEqualTo(-1);
-        }
-        WorkerLease believed = store.newManager().borrow(
-                workerRequest(ns, 4, store.centreNowMillis() + SKEW.toMillis() / 2));
-        assertThat(store.storedOwner(ns, believed.workerId())).isEqualTo(believed.owner());
-
-        String aged = agedNamespace(2);
-        ManualClock clock = new ManualClock(store.centreNowMillis() + 4 * SKEW.toMillis());
-        assertThatThrownBy(() -> worker(store.newManager(), aged, 2, clock, BackwardsPolicy.FAIL))
-                .isInstanceOf(ClockAheadOfCentreException.class)
-                .hasMessageContaining(aged);
-    }
-
-    /**
-     * A renewal asking for a high-water beyond the centre's clock + ttl + max-skew (its worker's clock ahead by
-     * more than max-skew) is refused and changes nothing. A worker whose clock jumps ahead keeps its old
-     * high-water: past it, callers get {@link ClockAheadOfCentreException}, never an identifier; once the clock is
-     * right again, the worker renews and issues.
-     */
-    @Test
-    void aRenewalWhoseClockIsAheadIsRefusedAndTheHolderFencesItself() {
-        String ns = agedNamespace(1);
-        ISequenceManager m = store.newManager();
-        WorkerLease lease = m.borrow(workerRequest(ns, 2, centreNow()));
-        long tooFar = store.centreNowMillis() + WORKER_TTL.toMillis() + 4 * SKEW.toMillis();
-        assertThatThrownBy(() -> m.renew(lease, tooFar))
-                .isInstanceOfSatisfying(ClockAheadOfCentreException.class, e -> {
-                    assertThat(e.getWorkerMillis()).isEqualTo(tooFar - WORKER_TTL.toMillis());
-                    assertThat(e.getMessage()).contains(ns, "idworker.lease.max-skew");
-                });
-        assertThat(store.storedHighWater(ns, lease.workerId())).isEqualTo(lease.highWaterMillis());
-        assertThat(store.storedOwner(ns, lease.workerId())).isEqualTo(lease.owner());
-        long believed = Math.max(lease.highWaterMillis(), store.centreNowMillis() + WORKER_TTL.toMillis());
-        assertThat(m.renew(lease, believed).highWaterMillis()).isEqualTo(believed);
-        m.giveBack(lease, lease.floorMillis());
-
-        ManualClock clock = workerClock();
-        AbstractIdWorker a = worker(store.newManager(), ns, 1, clock, BackwardsPolicy.FAIL);
-        long first = a.nextId();
-        int slot = a.currentLease().workerId();
-        long highWater = a.currentLease().highWaterMillis();
-        clock.advance(4 * SKEW.toMillis() + WORKER_TTL.toMillis());
-        assertThatThrownBy(a::renew).isInstanceOf(ClockAheadOfCentreException.class);
-        assertThat(store.storedHighWater(ns, slot)).isEqualTo(highWater);
-        assertThat(a.currentLease().highWaterMillis()).isEqualTo(highWater);
-        assertThatThrownBy(a::nextId)
-                .isInstanceOf(ClockAheadOfCentreException.class)
-                .hasMessageContaining(Instant.ofEpochMilli(highWater).toString())
-                .hasMessageContaining("idworker.lease.max-skew");
-        assertThat(a.leaseSwitchCount()).isZero();
-
-        clock.set(store.centreNowMillis());
-        a.renew();
-        long after = a.nextId();
-        assertThat(after).isGreaterThan(first);
-        assertThat(store.storedHighWater(ns, slot)).isGreaterThanOrEqualTo(a.decode(after).timestamp().toEpochMilli());
-    }
-
-    /**
-     * Scenario 2 of issue #22: a worker whose clock is ten times max-skew ahead of the centre's borrows worker id 0
-     * and issues, then stops; the centre loses the namespace (a Redis restart without persistence); a correct
-     * worker borrows worker id 0. None of its identifiers may repeat one of the fast worker's.
-     */
-    @Test
-    void aWorkerAheadOfTheCentreAtItsBorrowNeverMakesASuccessorRepeatItsIdsAfterALoss() {
-        replayScenario2(true);
-    }
-
-    /** Scenario 2 with a worker that borrowed with a correct clock, which then jumped ten times max-skew ahead. */
-    @Test
-    void aWorkerWhoseClockJumpsAheadWhileHoldingNeverMakesASuccessorRepeatItsIdsAfterALoss() {
-        replayScenario2(false);
-    }
-
-    private void replayScenario2(boolean aheadAtBorrow) {
-        String ns = agedNamespace(0);
-        long aheadBy = 10 * SKEW.toMillis();
-        ManualClock clockA = new ManualClock(store.centreNowMillis() + (aheadAtBorrow ? aheadBy : 0));
-        Set<Long> idsOfA = new HashSet<>();
-        AbstractIdWorker a = null;
-        try {
-            a = worker(store.newManager(), ns, 0, clockA, BackwardsPolicy.FAIL);
-        } catch (ClockAheadOfCentreException refused) {
-            assertThat(aheadAtBorrow).as("only a worker ahead at its borrow is refused it").isTrue();
-        }
-        if (a != null) {
-            if (!aheadAtBorrow) {
-                for (int i = 0; i < 100; i++) {
-                    idsOfA.add(a.nextId());
-                }
-                clockA.advance(aheadBy);
-            }
-            // two ttls of its clock, 20 identifiers a millisecond, renewing every 100 ms as its heartbeat would
-            long from = clockA.millis();
-            issuing:
-            for (long t = from; t < from + 2 * WORKER_TTL.toMillis(); t++) {
-                clockA.set(t);
-                if ((t - from) % 100 == 0) {
-                    try {
-                        a.renew();
-                    } catch (IdWorkerException refused) {
-                        // the worker keeps what it stored before and fences itself there
-                    }
-                }
-                for (int i = 0; i < 20; i++) {
-                    try {
-                        idsOfA.add(a.nextId());
-                    } catch (IdWorkerException fenced) {
-                        break issuing;
-                    }
-                }
-            }
-            a.close();
-        }
-        long lastOfA = 0;
-        for (long id : idsOfA) {
-            lastOfA = Math.max(lastOfA, layout(0).decode(id).timestamp().toEpochMilli());
-        }
-        afterThisMillisecond();
-        store.deleteNamespace(ns);
-
-        AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), centreClock())
-                .renewAutomatically(true).fenceWait(Duration.ofSeconds(5)).build());
-        assertThat(b.currentLease().workerId()).isZero();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long repeated = 0;
-        long issuedByB = 0;
-        long id;
-        do {
-            id = b.nextId();
-            issuedByB++;
-            if (idsOfA.contains(id)) {
-                repeated++;
-            }
-        } while (b.decode(id).timestamp().toEpochMilli() <= lastOfA && System.nanoTime() < deadline);
-        System.out.printf("KIT-RESULT %s scenario-2 aheadAtBorrow=%s issuedByA=%d lastOfA=%s issuedByB=%d repeated=%d%n",
-                getClass().getSimpleName(), aheadAtBorrow, idsOfA.size(), Instant.ofEpochMilli(lastOfA), issuedByB,
-                repeated);
-        assertThat(repeated).as("identifiers of the fast worker issued again by its successor").isZero();
-    }
-
-    /**
-     * A worker whose clock is three times max-skew behind the centre's is believed (only a clock ahead is
-     * bounded), and the fence keeps it safe: it waits for its clock to pass the previous holder's last timestamp,
-     * renews, and repeats none of that holder's identifiers.
-     */
-    @Test
-    void aWorkerClockBehindTheCentreByMoreThanMaxSkewStaysSafeBehindTheFence() {
-        String ns = agedNamespace(0);
-        AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), centreClock()).build());
-        Set<Long> idsOfA = new HashSet<>();
-        for (int i = 0; i < 20_000; i++) {
-            idsOfA.add(a.nextId());
-        }
-        long lastOfA = a.decode(a.nextId()).timestamp().toEpochMilli();
-        a.close();
-
-        long behindBy = 3 * SKEW.toMillis();
-        AbstractIdWorker c = start(store.newManager(), options(ns, layout(0), () -> centreNow() - behindBy).build());
-        assertThat(c.currentLease().floorMillis()).isGreaterThanOrEqualTo(lastOfA);
-        c.renew();
-        long[] idsOfC = c.nextIds(20_000);
-        assertThat(Arrays.stream(idsOfC).filter(idsOfA::contains).count()).isZero();
-        assertThat(c.decode(idsOfC[0]).timestamp().toEpochMilli()).isGreaterThan(lastOfA);
     }
 
     // ---- partial loss (rule 9) ---------------------------------------------------------------------------------
