@@ -1,5 +1,7 @@
 package io.github.idworker.lease;
 
+import io.github.idworker.ClockAheadOfCentreException;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -39,6 +41,19 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
             throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
         }
         host = host == null ? "" : host;
+    }
+
+    /**
+     * Refuses this borrow when the worker's clock is more than {@code maxSkew} ahead of {@code centreMillis}
+     * (DESIGN rule 13). Centres call it with a reading of their clock taken before they write anything, so a
+     * refused borrow stores nothing; a reading taken before the claim is at most the clock at the claim, so the
+     * first high-water ({@code workerNow + ttl}) is at most the centre's clock at the claim + ttl + maxSkew.
+     *
+     * @throws ClockAheadOfCentreException naming both clocks and max-skew
+     */
+    public void refuseIfAheadOf(long centreMillis) {
+        ClockAheadOfCentreException.refuseIfAhead(namespace, "borrow of a worker id",
+                workerNowMillis, centreMillis, maxSkew.toMillis());
     }
 
     /** The guard a centre adds to its clock for a record it lost: {@code ttl + maxSkew} in milliseconds. */

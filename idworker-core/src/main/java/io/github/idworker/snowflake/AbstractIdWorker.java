@@ -2,6 +2,7 @@ package io.github.idworker.snowflake;
 
 import io.github.idworker.StoreLocations;
 
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerException;
@@ -57,6 +58,10 @@ import java.util.function.Supplier;
  *       the layout's last instant throws {@link TimestampExhaustedException} instead of wrapping.</li>
  *   <li>A renewal that finds another owner borrows a new slot; the old one keeps serving until the switch,
  *       because its high-water is still its own.</li>
+ *   <li>A centre refuses a borrow or renewal whose worker clock runs more than {@code maxSkew} ahead of its own
+ *       ({@link ClockAheadOfCentreException}, DESIGN rule 13). A refused borrow fails {@link #start()}; after a
+ *       refused renewal the worker keeps issuing up to the high-water it stored before, then callers get that
+ *       exception (after {@code fenceWait}, in case the clock is corrected meanwhile), never an identifier.</li>
  *   <li>The clock stepping back by at most {@code maxBackward} is absorbed by continuing the sequence of the
  *       last millisecond; a larger step asks the keeper to move to another slot (or throws
  *       {@link ClockMovedBackwardsException}) and waits at most {@code fenceWait} for it.</li>
@@ -106,6 +111,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
      * never a shared compare-and-set, so it costs the hot path a few nanoseconds under any contention.
      */
     private final LongAdder issued = new LongAdder();
+    /** The centre's refusal of this clock since the last good renewal or borrow: what fenced callers are told. */
+    private volatile ClockAheadOfCentreException clockRefusal;
     /** The last centre failure since the last good renewal; for {@link #status()}. */
     private volatile String lastRenewalFailure;
     private volatile ScheduledExecutorService keeper;
@@ -144,6 +151,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
      * @throws io.github.idworker.WorkerIdExhaustedException when the namespace has no free worker id
      * @throws io.github.idworker.LayoutMismatchException when the namespace is pinned to another layout
      * @throws io.github.idworker.CenterUnavailableException when the centre cannot be reached
+     * @throws ClockAheadOfCentreException when this clock runs more than max-skew ahead of the centre's
      */
     public AbstractIdWorker start() {
         synchronized (startLock) {
@@ -342,8 +350,17 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         } catch (LeaseLostException lost) {
             log.warn("idworker namespace '{}' lost worker id {}: {}; borrowing another",
                     options.namespace(), f.lease().workerId(), lost.getMessage());
-            switchWorker(false);
+            try {
+                switchWorker(false);
+            } catch (ClockAheadOfCentreException refused) {
+                clockRefusal = refused;
+                throw refused;
+            }
             return;
+        } catch (ClockAheadOfCentreException refused) {
+            // the high-water stored before stays this worker's limit: callers past it are told why
+            clockRefusal = refused;
+            throw refused;
         }
         if (renewed.workerId() != f.lease().workerId() || renewed.highWaterMillis() < f.lease().highWaterMillis()) {
             throw new IdWorkerException("centre " + manager.getClass().getName()
@@ -491,11 +508,15 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         if (options.renewAutomatically() && renewalQueued.compareAndSet(false, true)) {
             submitToKeeper(this::renewQuietly, renewalQueued);
         }
-        awaitFenceChange(f, deadline, () -> true, () -> new LeaseLostException("Worker id " + f.lease().workerId()
-                + " of namespace '" + options.namespace() + "' reached its lease high-water "
-                + Instant.ofEpochMilli(f.lease().highWaterMillis()) + " and no renewal succeeded within "
-                + options.fenceWait() + " (idworker.lease.fence-wait); no identifier was issued. "
-                + "Check that the centre is reachable." + lastFailureSuffix()));
+        awaitFenceChange(f, deadline, () -> true, () -> {
+            ClockAheadOfCentreException refused = clockRefusal;
+            return refused != null ? refused.fencedAt(f.lease().workerId(), f.lease().highWaterMillis())
+                    : new LeaseLostException("Worker id " + f.lease().workerId() + " of namespace '"
+                    + options.namespace() + "' reached its lease high-water "
+                    + Instant.ofEpochMilli(f.lease().highWaterMillis()) + " and no renewal succeeded within "
+                    + options.fenceWait() + " (idworker.lease.fence-wait); no identifier was issued. "
+                    + "Check that the centre is reachable." + lastFailureSuffix());
+        });
     }
 
     /**
@@ -708,6 +729,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
                 Math.min(lease.highWaterMillis() - epochMillis, maxTimestampOffset));
         if (lease != null) {
             lastRenewalFailure = null;
+            clockRefusal = null;
         }
         signalWaiters();
     }
@@ -722,6 +744,9 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         long now = clock.millis();
         // redacted once here, for the log line as for the endpoint and the idWorker health: a driver's message
         // may quote a connection URL with its password
+        if (e instanceof ClockAheadOfCentreException refused) {
+            clockRefusal = refused;
+        }
         String failure = StoreLocations.redact(e.toString());
         lastRenewalFailure = Instant.ofEpochMilli(now) + " " + failure;
         log.warn("idworker namespace '{}' {}; {}: {}", options.namespace(), what, fenceOutlook(fence, now), failure);

@@ -1,6 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
@@ -38,6 +39,8 @@ import java.util.function.Supplier;
  *
  * <p>Borrow:
  * <ol>
+ *   <li>Clock: read the database clock; a worker clock more than max-skew ahead of it is refused with
+ *       {@link ClockAheadOfCentreException} before anything is written (DESIGN rule 13).</li>
  *   <li>Pin: read the namespace record. Without one, insert it with the request's layout and loss guard
  *       ({@code ttl + max-skew}) and {@code slots_created} 0, or the slot count when the namespace already has
  *       slot rows (written before the record existed: any of them may have been lost); a duplicate key means
@@ -59,8 +62,9 @@ import java.util.function.Supplier;
  *       ({@link LeaseRequest#firstHighWater(long)}).</li>
  *   <li>A lost race moves on to the next candidate, and a round that lost them all reads again.</li>
  * </ol>
- * Renew: owner-checked {@code UPDATE} extending the lease and raising the high-water with {@code GREATEST}; no
- * row (taken, or deleted) means the lease is lost. Return: owner-checked {@code UPDATE} freeing the slot and
+ * Renew: owner-checked {@code UPDATE} extending the lease and raising the high-water with {@code GREATEST}, never
+ * above the database clock + ttl + max-skew; no row while the slot is still ours means the holder's clock runs
+ * ahead ({@link ClockAheadOfCentreException}), otherwise (taken, or deleted) the lease is lost. Return: owner-checked {@code UPDATE} freeing the slot and
  * storing the last issued timestamp as its high-water.
  *
  * <p>Every mapper call runs in a transaction of its own at READ COMMITTED, whatever the pool's default level
@@ -107,6 +111,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
 
     @Override
     public WorkerLease borrow(LeaseRequest request) {
+        request.refuseIfAheadOf(call("read the database clock", () -> mapper.centreNow(now)));
         long guard = pin(request);
         for (int round = 0; round < MAX_ROUNDS; round++) {
             WorkerSlotMapper.NamespaceRow record =
@@ -264,8 +269,15 @@ public class MyBatisSequenceManager implements ISequenceManager {
     @Override
     public WorkerLease renew(WorkerLease lease, long highWaterMillis) {
         int updated = call("renew worker id " + lease.workerId(), () -> mapper.renew(now, lease.namespace(),
-                lease.workerId(), lease.owner(), lease.ttl().toMillis(), highWaterMillis));
+                lease.workerId(), lease.owner(), lease.ttl().toMillis(), highWaterMillis,
+                lease.ttl().toMillis() + lease.maxSkew().toMillis()));
         if (updated != 1) {
+            Long centreNow = call("read worker id " + lease.workerId(), () -> mapper.centreNowIfOwned(now,
+                    lease.namespace(), lease.workerId(), lease.owner()));
+            if (centreNow != null) {
+                throw new ClockAheadOfCentreException(lease.namespace(), "renewal of worker id " + lease.workerId(),
+                        lease.workerMillisOf(highWaterMillis), centreNow, lease.maxSkew().toMillis());
+            }
             throw new LeaseLostException("Worker id " + lease.workerId() + " of namespace '" + lease.namespace()
                     + "' is no longer owned by this worker in table " + TABLE);
         }

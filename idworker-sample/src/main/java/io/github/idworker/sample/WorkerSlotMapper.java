@@ -181,15 +181,32 @@ public interface WorkerSlotMapper {
                @Param("owner") String owner, @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater,
                @Param("host") String host, @Param("pid") long pid, @Param("startedAt") long startedAt);
 
-    /** Extends the lease and raises the high-water, only for the owner. */
+    /** The database's clock, epoch milliseconds. */
+    @Select("SELECT ${now}")
+    @Options(timeout = TIMEOUT_SECONDS)
+    long centreNow(@Param("now") String now);
+
+    /**
+     * Extends the lease and raises the high-water, only for the owner, and only to a high-water at most the
+     * database clock + {@code guardMillis} (ttl + max-skew): a holder asking for more runs its clock ahead by more
+     * than max-skew (DESIGN rule 13). A request at or below the stored high-water stores nothing new and passes.
+     */
     @Update("""
             UPDATE idworker_worker_slot
             SET expires_at = ${now} + #{ttlMillis}, high_water = GREATEST(high_water, #{highWater})
             WHERE ns = #{ns} AND slot_id = #{slot} AND owner_token = #{owner}
+              AND (#{highWater} <= high_water OR #{highWater} <= ${now} + #{guardMillis})
             """)
     @Options(timeout = TIMEOUT_SECONDS)
     int renew(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
-              @Param("owner") String owner, @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater);
+              @Param("owner") String owner, @Param("ttlMillis") long ttlMillis, @Param("highWater") long highWater,
+              @Param("guardMillis") long guardMillis);
+
+    /** The database's clock if the slot is still owned by {@code owner}, else {@code null}. */
+    @Select("SELECT ${now} FROM idworker_worker_slot WHERE ns = #{ns} AND slot_id = #{slot} AND owner_token = #{owner}")
+    @Options(timeout = TIMEOUT_SECONDS)
+    Long centreNowIfOwned(@Param("now") String now, @Param("ns") String namespace, @Param("slot") int slot,
+                          @Param("owner") String owner);
 
     /** Frees the slot and stores the last issued timestamp as its high-water, only for the owner. */
     @Update("""

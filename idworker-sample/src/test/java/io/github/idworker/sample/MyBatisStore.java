@@ -18,6 +18,7 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -55,6 +56,24 @@ final class MyBatisStore implements SequenceManagerStore {
 
     HikariDataSource dataSource() {
         return dataSource;
+    }
+
+    @Override
+    public long centreNowMillis() {
+        return jdbc.sql("SELECT " + dialect.nowMillis()).query(Long.class).single();
+    }
+
+    /**
+     * Inserts the namespace record the first borrow would have written ten minutes ago by the database's clock:
+     * the layout, the guard {@code ttl + maxSkew}, no slot ids yet.
+     */
+    @Override
+    public void createAgedNamespace(String namespace, int slotCount, String layout, Duration ttl, Duration maxSkew) {
+        jdbc.sql("INSERT INTO idworker_worker_slot_ns (ns, layout, guard_ms, slots_created, created_at) "
+                        + "VALUES (?, ?, ?, 0, ?)")
+                .params(namespace, layout, ttl.toMillis() + maxSkew.toMillis(),
+                        centreNowMillis() - Duration.ofMinutes(10).toMillis())
+                .update();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.idworker.lease.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
@@ -37,7 +38,10 @@ import java.util.Map;
  * the caller, at READ COMMITTED, bounded by the statement and network timeouts, and expiry is judged by the
  * database's clock.
  *
- * <p>Borrow, in rounds until a claim succeeds:
+ * <p>Borrow: first read the database clock; a worker clock more than {@code max-skew} ahead of it is refused with
+ * {@link ClockAheadOfCentreException} before anything is written (DESIGN rule 13: the first high-water, the
+ * worker's clock + ttl, then stays within the database clock + ttl + max-skew at the claim, which comes later).
+ * Then, in rounds until a claim succeeds:
  * <ol>
  *   <li>Read the namespace record, then the namespace's slot rows (slot, stored high-water, and whether the
  *       database clock finds the row claimable: no owner, or {@code expires_at} passed). Reading the record first
@@ -72,7 +76,10 @@ import java.util.Map;
  *       {@link WorkerIdExhaustedException}.</li>
  * </ol>
  * Renew: {@code UPDATE … SET expires_at = now + ttl, high_water = GREATEST(high_water, ?) WHERE … AND
- * owner_token = ?}; no row (taken by another owner, or deleted) means the lease is lost. Return: {@code UPDATE …
+ * owner_token = ? AND (? <= high_water OR ? <= now + ttl + max-skew)}: a requested high-water beyond the database
+ * clock + ttl + max-skew (its holder's clock ahead by more than max-skew) is never stored. No row: a row still
+ * owned by the holder means that refusal ({@link ClockAheadOfCentreException}), otherwise the lease is lost (taken
+ * by another owner, or deleted). Return: {@code UPDATE …
  * SET owner_token = NULL, expires_at = 0, high_water = ? WHERE … AND owner_token = ?}.
  */
 public class JdbcSequenceManager implements ISequenceManager {
@@ -171,6 +178,7 @@ public class JdbcSequenceManager implements ISequenceManager {
     @Override
     public WorkerLease borrow(LeaseRequest request) {
         String ns = request.namespace();
+        request.refuseIfAheadOf(centreNowMillis());
         for (int round = 0; round < MAX_ROUNDS; round++) {
             Snapshot s = read(request);
             if (s.record() == null) {
@@ -443,8 +451,10 @@ public class JdbcSequenceManager implements ISequenceManager {
 
     @Override
     public WorkerLease renew(WorkerLease lease, long highWaterMillis) {
-        String sql = "UPDATE " + table + " SET expires_at = " + dialect().nowMillis() + " + ?,"
-                + " high_water = GREATEST(high_water, ?) WHERE ns = ? AND slot_id = ? AND owner_token = ?";
+        String now = dialect().nowMillis();
+        String sql = "UPDATE " + table + " SET expires_at = " + now + " + ?,"
+                + " high_water = GREATEST(high_water, ?) WHERE ns = ? AND slot_id = ? AND owner_token = ?"
+                + " AND (? <= high_water OR ? <= " + now + " + ?)";
         int updated = jdbc.run("renew worker id " + lease.workerId(), s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setLong(1, lease.ttl().toMillis());
@@ -452,14 +462,41 @@ public class JdbcSequenceManager implements ISequenceManager {
                 ps.setString(3, lease.namespace());
                 ps.setInt(4, lease.workerId());
                 ps.setString(5, lease.owner());
+                ps.setLong(6, highWaterMillis);
+                ps.setLong(7, highWaterMillis);
+                ps.setLong(8, lease.ttl().toMillis() + lease.maxSkew().toMillis());
                 return ps.executeUpdate();
             }
         });
         if (updated != 1) {
+            refuseIfStillOwned(lease, highWaterMillis);
             throw new LeaseLostException("Worker id " + lease.workerId() + " of namespace '" + lease.namespace()
                     + "' is no longer owned by this worker in table " + table);
         }
         return lease.withHighWater(Math.max(highWaterMillis, lease.highWaterMillis()));
+    }
+
+    /**
+     * After a renewal updated no row: when the row still names the holder, the only condition that failed is the
+     * clock bound, so the holder's clock runs ahead; throws {@link ClockAheadOfCentreException}.
+     */
+    private void refuseIfStillOwned(WorkerLease lease, long highWaterMillis) {
+        String sql = "SELECT high_water, " + dialect().nowMillis() + " FROM " + table
+                + " WHERE ns = ? AND slot_id = ? AND owner_token = ?";
+        long[] found = jdbc.run("read worker id " + lease.workerId(), s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setString(1, lease.namespace());
+                ps.setInt(2, lease.workerId());
+                ps.setString(3, lease.owner());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
+                }
+            }
+        });
+        if (found != null) {
+            throw new ClockAheadOfCentreException(lease.namespace(), "renewal of worker id " + lease.workerId(),
+                    lease.workerMillisOf(highWaterMillis), found[1], lease.maxSkew().toMillis());
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.idworker.lease.redis;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
@@ -45,11 +46,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Invariant: the effective high-water of a slot is never below any timestamp a past holder of the slot may
  * still issue, so a new holder that issues only above it cannot repeat an identifier. This holds across Redis
  * restarts without persistence, restored snapshots, failovers, eviction and records deleted by hand, as long
- * as worker clocks stay within {@code maxSkew} of the Redis clock and the namespace's workers agree on ttl and
- * skew (after a total loss the new floor is computed from the first borrower's ttl + maxSkew).
+ * as the namespace's workers agree on ttl and skew (after a total loss the new floor is computed from the first
+ * borrower's ttl + maxSkew). Worker clocks more than {@code maxSkew} ahead of the Redis clock are refused
+ * ({@link ClockAheadOfCentreException}) by borrow and renew alike, so no stored high-water exceeds the Redis clock
+ * + ttl + maxSkew at the time it was stored (DESIGN rule 13); clocks behind are safe by the fence.
  *
  * <p>Steps, each one Lua call using the Redis clock ({@code TIME}):
  * <ol>
+ *   <li><b>Clock.</b> A borrow whose worker clock is more than {@code maxSkew} ahead of {@code TIME}, or a renewal
+ *       asking for a high-water above both the stored one and {@code TIME + ttl + maxSkew}, writes nothing and
+ *       raises {@link ClockAheadOfCentreException} naming both clocks.</li>
  *   <li><b>Layout.</b> A borrow whose layout differs from the pinned one claims nothing:
  *       {@link LayoutMismatchException}. The first borrow, and the first after the hash was lost, pins its own;
  *       a Redis that loses the namespace also loses the pin, so the layout must simply never change.</li>
@@ -186,6 +192,8 @@ public class RedisSequenceManager implements ISequenceManager {
             status = text(reply, 0);
         }
         switch (status) {
+            case "AHEAD" -> throw new ClockAheadOfCentreException(namespace, "borrow of a worker id",
+                    request.workerNowMillis(), number(reply, 1), request.maxSkew().toMillis());
             case "LAYOUT" -> throw new LayoutMismatchException(namespace, text(reply, 1), request.layout());
             case "OLD_LEASES" -> throw new IdWorkerConfigurationException("idworker.namespace", "namespace '"
                     + namespace + "' has " + number(reply, 1) + " live lease(s) in the keys of an earlier idworker "
@@ -215,8 +223,13 @@ public class RedisSequenceManager implements ISequenceManager {
                 lease.owner(),
                 Long.toString(lease.ttl().toMillis()),
                 Long.toString(highWaterMillis),
-                lease.generation()));
+                lease.generation(),
+                Long.toString(lease.maxSkew().toMillis())));
         String status = text(reply, 0);
+        if ("AHEAD".equals(status)) {
+            throw new ClockAheadOfCentreException(namespace, "renewal of worker id " + lease.workerId(),
+                    lease.workerMillisOf(highWaterMillis), number(reply, 1), lease.maxSkew().toMillis());
+        }
         if ("LOST".equals(status)) {
             String reason = reply.size() > 1 ? text(reply, 1) : "";
             throw new LeaseLostException("Worker id " + lease.workerId() + " of namespace '" + namespace

@@ -60,7 +60,13 @@ abstract class AbstractJdbcStatementTimeoutTest {
         segments.close();
     }
 
-    private static LeaseRequest request(String ns) {
+    /**
+     * A borrow in a namespace in use for a while ({@code createAgedNamespace}), so its first high-water is the
+     * clock + ttl and a renewal may raise it by less than max-skew (DESIGN rule 13).
+     */
+    private LeaseRequest request(String ns) {
+        leases.createAgedNamespace(ns, 4, SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 2, 12).pinned(),
+                Duration.ofSeconds(15), Duration.ofSeconds(1));
         return new LeaseRequest(ns, 4, UUID.randomUUID().toString(), Duration.ofSeconds(15),
                 System.currentTimeMillis(), Duration.ofSeconds(1), "test-host", 42,
                 SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 2, 12).pinned());
@@ -72,13 +78,13 @@ abstract class AbstractJdbcStatementTimeoutTest {
         WorkerLease lease = manager.borrow(request(ns));
         try (AutoCloseable lock = leases.stall(ns, lease.workerId())) {
             assertTimeoutPreemptively(BOUND, () -> assertThatThrownBy(
-                    () -> manager.renew(lease, lease.highWaterMillis() + 1_000))
+                    () -> manager.renew(lease, lease.highWaterMillis() + 500))
                     .isInstanceOf(CenterUnavailableException.class)
                     .hasMessageContaining("renew worker id " + lease.workerId()));
         }
         // the lock is gone: the same renewal succeeds, so the failure was the lock and nothing else
-        assertThat(manager.renew(lease, lease.highWaterMillis() + 1_000).highWaterMillis())
-                .isEqualTo(lease.highWaterMillis() + 1_000);
+        assertThat(manager.renew(lease, lease.highWaterMillis() + 500).highWaterMillis())
+                .isEqualTo(lease.highWaterMillis() + 500);
     }
 
     @Test
@@ -88,7 +94,7 @@ abstract class AbstractJdbcStatementTimeoutTest {
         WorkerLease lease = manager.borrow(request(ns));
         try (AutoCloseable lock = leases.stall(ns, lease.workerId())) {
             assertTimeoutPreemptively(Duration.ofSeconds(2), () -> assertThatThrownBy(
-                    () -> manager.renew(lease, lease.highWaterMillis() + 1_000))
+                    () -> manager.renew(lease, lease.highWaterMillis() + 500))
                     .isInstanceOf(CenterUnavailableException.class)
                     .hasMessageContaining(JdbcTimeouts.STATEMENT_TIMEOUT_PROPERTY));
         }

@@ -11,10 +11,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /** The JDBC centre over one real database, with hooks that read and edit its lease tables directly. */
 public final class JdbcSequenceManagerStore implements SequenceManagerStore {
+
+    /** How long ago an aged namespace was created. */
+    private static final Duration AGED_BY = Duration.ofMinutes(10);
 
     private final HikariDataSource dataSource;
     private final String table;
@@ -81,6 +85,43 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
     @Override
     public void deleteSlotRecord(String namespace, int workerId) {
         update("DELETE FROM " + table + " WHERE ns = ? AND slot_id = ?", namespace, workerId);
+    }
+
+    @Override
+    public long centreNowMillis() {
+        String sql = "SELECT " + new JdbcSequenceManager(dataSource, table).dialect().nowMillis();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            long now = rs.getLong(1);
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            return now;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Inserts the namespace record the centre's first borrow would have written ten minutes ago by the database's
+     * clock: the layout, the guard {@code ttl + maxSkew}, no slot ids yet.
+     */
+    @Override
+    public void createAgedNamespace(String namespace, int slotCount, String layout, Duration ttl, Duration maxSkew) {
+        String sql = "INSERT INTO " + namespaceTable() + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, 0, ?)";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, namespace);
+            ps.setString(2, layout);
+            ps.setLong(3, ttl.toMillis() + maxSkew.toMillis());
+            ps.setLong(4, centreNowMillis() - AGED_BY.toMillis());
+            ps.executeUpdate();
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Deletes the namespace's record (pinned layout, guard, slot count) and leaves its slot rows alone. */

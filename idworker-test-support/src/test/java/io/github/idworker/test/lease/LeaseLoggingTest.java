@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -58,10 +59,19 @@ class LeaseLoggingTest {
         dataSource.setUser("sa");
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource);
         manager.createSchemaIfMissing();
-        // ahead of the new namespace's first floor (the record's creation + ttl + max-skew), so no wait
-        ManualClock clock = new ManualClock(System.currentTimeMillis() + 5_000);
+        ManualClock clock = new ManualClock(System.currentTimeMillis());
         WorkerOptions options = WorkerOptions.builder().namespace("lost-centre").leaseTtl(Duration.ofMillis(600))
                 .clock(clock).shutdownHook(false).build();
+        // a namespace in use for a while (created ten minutes ago by the database clock), so no first wait
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("INSERT INTO "
+                + JdbcSequenceManager.DEFAULT_TABLE + JdbcSequenceManager.NAMESPACE_TABLE_SUFFIX
+                + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, 0, ?)")) {
+            ps.setString(1, "lost-centre");
+            ps.setString(2, options.layout().pinned());
+            ps.setLong(3, options.leaseTtl().plus(options.maxSkew()).toMillis());
+            ps.setLong(4, System.currentTimeMillis() - 600_000);
+            ps.executeUpdate();
+        }
         try (AbstractIdWorker worker = new DBIdWorker(manager, options).start()) {
             try (Connection c = dataSource.getConnection()) {
                 c.createStatement().execute("DROP TABLE " + JdbcSequenceManager.DEFAULT_TABLE);

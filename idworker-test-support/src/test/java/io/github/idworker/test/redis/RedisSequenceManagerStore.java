@@ -7,7 +7,9 @@ import io.github.idworker.test.lease.SequenceManagerStore;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The Redis centre seen by the contract kit: managers run the real Lua scripts through {@link JedisScriptExecutor};
@@ -26,6 +28,9 @@ public class RedisSequenceManagerStore implements SequenceManagerStore {
 
     /** Longest a stall lasts if its handle is never closed, so a failed test cannot leave Redis paused. */
     private static final Duration MAX_STALL = Duration.ofSeconds(30);
+
+    /** How long ago an aged namespace was created. */
+    private static final Duration AGED_BY = Duration.ofMinutes(10);
 
     private final UnifiedJedis jedis;
     private final String keyPrefix;
@@ -94,6 +99,44 @@ public class RedisSequenceManagerStore implements SequenceManagerStore {
     public String storedOwner(String namespace, int workerId) {
         SlotRecord r = slotRecord(namespace, workerId);
         return r == null || r.owner().isEmpty() ? null : r.owner();
+    }
+
+    @Override
+    public long centreNowMillis() {
+        Object time = jedis.eval("local t = redis.call('TIME') return {t[1], t[2]}", 1, leaseKey("clock"));
+        List<?> parts = (List<?>) time;
+        return Long.parseLong(text(parts.get(0))) * 1000 + Long.parseLong(text(parts.get(1))) / 1000;
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+    }
+
+    /**
+     * Writes, in one script on the node that owns the namespace, the generation marker the first borrow would have
+     * written ten minutes ago by the Redis clock: this server's identity, the generation's start {@code ms}, its
+     * floor {@code ms + ttl + maxSkew} and guard, the layout, no slots yet.
+     */
+    @Override
+    public void createAgedNamespace(String namespace, int slotCount, String layout, Duration ttl, Duration maxSkew) {
+        String script = """
+                local info = redis.call('INFO', 'replication')
+                local i = string.find(info, 'master_replid:', 1, true)
+                local j = string.find(info, '\\r', i, true)
+                local run_id = string.sub(info, i + 14, j - 1)
+                local t = redis.call('TIME')
+                local ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(ARGV[3])
+                local guard = tonumber(ARGV[2])
+                redis.call('HSET', KEYS[1], 'id', 'aged-' .. string.format('%.0f', ms), 'run_id', run_id,
+                    'floor', string.format('%.0f', ms + guard), 'guard', ARGV[2], 'ms', string.format('%.0f', ms),
+                    'layout', ARGV[1], 'slots_created', '0')
+                return 1
+                """;
+        if (!jedis.exists(leaseKey(namespace))) {
+            jedis.eval("if redis.replicate_commands then pcall(redis.replicate_commands) end\n" + script,
+                    List.of(leaseKey(namespace)), List.of(layout, Long.toString(ttl.toMillis() + maxSkew.toMillis()),
+                            Long.toString(AGED_BY.toMillis())));
+        }
     }
 
     @Override

@@ -173,13 +173,16 @@ class RedisSequenceManagerTest {
     }
 
     @Test
-    void scriptsAreLoadedAgainAfterRedisForgetsThem() {
+    void scriptsAreLoadedAgainAfterRedisForgetsThem() throws InterruptedException {
         String ns = newNamespace();
         RedisSequenceManager manager = store.newManager();
         WorkerLease lease = manager.borrow(request(ns, 4, System.currentTimeMillis()));
         store.jedis().scriptFlush();
-        WorkerLease renewed = manager.renew(lease, lease.highWaterMillis() + 1_000);
-        assertThat(renewed.highWaterMillis()).isEqualTo(lease.highWaterMillis() + 1_000);
+        // a new namespace's first high-water is the loss floor (Redis clock + ttl + max-skew) + 1: a raise is
+        // believed once the Redis clock has moved on (DESIGN rule 13)
+        Thread.sleep(20);
+        WorkerLease renewed = manager.renew(lease, lease.highWaterMillis() + 7);
+        assertThat(renewed.highWaterMillis()).isEqualTo(lease.highWaterMillis() + 7);
         store.jedis().scriptFlush();
         assertThat(manager.borrow(request(ns, 4, System.currentTimeMillis())).workerId())
                 .isNotEqualTo(lease.workerId());
@@ -192,7 +195,9 @@ class RedisSequenceManagerTest {
     void prefersFreeSlotsWhoseHighWaterIsPastThenTheLowestHighWater() {
         String ns = newNamespace();
         RedisSequenceManager manager = store.newManager();
-        long now = System.currentTimeMillis() + 200_000; // past the floor a new namespace starts with
+        // a namespace in use for a while: its generation floor lies in the past
+        store.createAgedNamespace(ns, 5, request(ns, 5, 0).layout(), TTL, SKEW);
+        long now = store.centreNowMillis();
         List<WorkerLease> leases = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             leases.add(manager.borrow(request(ns, 5, now)));
@@ -230,7 +235,7 @@ class RedisSequenceManagerTest {
     }
 
     @Test
-    void repliesAsBytesAreReadLikeStrings() {
+    void repliesAsBytesAreReadLikeStrings() throws InterruptedException {
         String ns = newNamespace();
         RedisScriptExecutor jedis = new JedisScriptExecutor(store.jedis());
         RedisScriptExecutor asBytes = (script, keys, args) -> {
@@ -243,6 +248,7 @@ class RedisSequenceManagerTest {
         RedisSequenceManager manager = new RedisSequenceManager(asBytes, "idworker-test");
         WorkerLease lease = manager.borrow(request(ns, 2, System.currentTimeMillis()));
         assertThat(lease.generation()).isEqualTo(store.jedis().hget(store.leaseKey(ns), "id"));
+        Thread.sleep(20);
         assertThat(manager.renew(lease, lease.highWaterMillis() + 7).highWaterMillis())
                 .isEqualTo(lease.highWaterMillis() + 7);
         manager.giveBack(lease, lease.floorMillis() + 1);

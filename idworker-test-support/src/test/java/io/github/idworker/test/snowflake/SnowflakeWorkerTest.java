@@ -52,9 +52,15 @@ class SnowflakeWorkerTest {
         return WorkerOptions.builder().leaseTtl(Duration.ofMillis(600)).maxSkew(Duration.ofMillis(50));
     }
 
-    /** A manual clock past a new namespace's first floor, so a worker on it need not wait for real time. */
-    private static ManualClock aheadOfTheFirstFloor() {
-        return new ManualClock(System.currentTimeMillis() + 5_000);
+    /**
+     * A manual clock at the database's clock in a namespace in use for a while (its record dated back), so a worker
+     * on it need not wait for real time; a clock ahead of the centre's would be refused (DESIGN rule 13).
+     */
+    private ManualClock aheadOfTheFirstFloor() {
+        WorkerOptions options = shortLease().namespace(ns).build();
+        store.createAgedNamespace(ns, options.layout().workerCapacity(), options.layout().pinned(),
+                options.leaseTtl(), options.maxSkew());
+        return new ManualClock(store.centreNowMillis());
     }
 
     private DBIdWorker worker(WorkerOptions.Builder options) {

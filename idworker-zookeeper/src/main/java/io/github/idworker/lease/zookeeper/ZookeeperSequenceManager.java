@@ -1,6 +1,7 @@
 package io.github.idworker.lease.zookeeper;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
@@ -80,7 +81,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Clock and reads, one round trip.</b> Write {@code <base>/clock} (its new modification time is the
  *       centre's {@code now}) and, without waiting (ZooKeeper answers a session's requests in order), read the
  *       namespace record, the children of {@code live} and the slot records up to the count this manager last saw
- *       plus eight, in read-only transactions.</li>
+ *       plus eight, in read-only transactions. A borrower whose clock is more than {@code max-skew} ahead of
+ *       {@code now} is refused with {@link ClockAheadOfCentreException} before anything else is written (DESIGN
+ *       rule 13); every claim commits after {@code now}, so its first high-water stays within the centre's clock
+ *       + ttl + max-skew.</li>
  *   <li><b>Namespace.</b> Read the record. Missing: create it with its {@code slots}, {@code live} and
  *       {@code inc} parents and its generation marker in one transaction (a concurrent creator wins the race
  *       harmlessly) and start the round again. A record without a generation or whose marker is gone gets a new
@@ -120,7 +124,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The lease's floor is the effective high-water; its generation names the session that holds it.
  *
  * <p>Renew: the client must still be in the session that claimed the slot, and the slot's record must name the
- * lease's owner; then one transaction checks that the session's {@code live} znode exists and sets the record
+ * lease's owner. The same round trip writes {@code <base>/clock}: a requested high-water above the stored one and
+ * above that write's modification time + ttl + max-skew is refused with {@link ClockAheadOfCentreException} and
+ * nothing is written (the renewal commits later, when the centre's clock is further on). Then one transaction checks that the session's {@code live} znode exists and sets the record
  * ({@code hw = max(stored, requested)}, ttl restarted) at the version read and checks the record's incarnation
  * marker. A session that ended (expired while the process was paused or cut off, even if Curator has since opened
  * a new one), a missing or recreated record or another owner: {@link LeaseLostException}, nothing changed, and the worker borrows again. A lost version race reads
@@ -130,6 +136,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * timestamp, empties owner and session (the holder info stays, to show who held it last) and deletes the
  * {@code live} znode, checking the record's incarnation marker. Anything else (a recreated record included) is left
  * as it is.
+ *
+ * <p>The centre's clock is the modification time ZooKeeper stamps on a write: the leader's wall clock when it
+ * processed the write. Each server has its own clock; after a leader change the next leader's applies, so the
+ * ensemble's clocks must agree within max-skew as well (NTP on every server).
  *
  * <p>Why the floors cover every old holder: every high-water stored at centre time {@code t} is at most
  * {@code t + G}, {@code G} the largest {@code ttl + maxSkew} stored in {@code <base>/guard} before it (a renewal stores the holder's clock + ttl, a return the last issued timestamp, a
@@ -349,6 +359,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
             call.createPath(zk, clockPath());
             return null;
         }
+        r.refuseIfAheadOf(now);
         if (!(read.get(0) instanceof OpResult.GetDataResult nsData)) {
             refuseUnlessMissing(call, read.get(0), nsPath);
             createNamespace(call, zk, r);
@@ -648,7 +659,16 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                     throw lost(lease, "the ZooKeeper session that held it (0x" + lease.generation() + ") ended; "
                             + "this client is now in session 0x" + session + ", and a successor may already hold the slot");
                 }
+                // one round trip for the clock and the read: the session's requests are answered in order
+                CompletableFuture<Stat> clock = call.setAsync(zk, clockPath(), EMPTY, -1);
                 ZkCall.Node node = call.get(zk, path);
+                long centreNow;
+                try {
+                    centreNow = call.await(clock).getMtime();
+                } catch (KeeperException.NoNodeException e) {
+                    call.createPath(zk, clockPath());
+                    continue;
+                }
                 SlotRecord record = node == null ? null : SlotRecord.parse(node.data());
                 if (record == null) {
                     throw lost(lease, "its record " + path + " is gone (deleted), so another worker may hold the slot");
@@ -660,6 +680,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
                     throw lost(lease, "its record " + path + " was rewritten without an incarnation (by hand?), so "
                             + "another worker may hold the slot");
                 }
+                lease.refuseRenewalIfAhead(highWaterMillis, record.highWater(), centreNow);
                 long highWater = Math.max(record.highWater(), highWaterMillis);
                 ZkCall.MultiOutcome outcome = call.multi(zk, List.of(
                         Op.check(livePath(ns, lease.workerId()), -1),

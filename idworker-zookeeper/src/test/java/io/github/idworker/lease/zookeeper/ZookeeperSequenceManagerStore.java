@@ -141,6 +141,29 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
         return r == null || r.free() ? null : r.owner();
     }
 
+    /**
+     * Writes the centre's clock znode, as a borrow does, and returns the modification time the leader stamped on it.
+     * The namespace ages the default way ({@link SequenceManagerStore#createAgedNamespace}): a znode's creation time
+     * cannot be dated back.
+     */
+    @Override
+    public long centreNowMillis() {
+        try {
+            return inspector.setData().forPath(paths.clockPath(), new byte[0]).getMtime();
+        } catch (KeeperException.NoNodeException e) {
+            try {
+                inspector.create().creatingParentsIfNeeded().forPath(paths.clockPath(), new byte[0]);
+            } catch (KeeperException.NodeExistsException raced) {
+                // another writer created it
+            } catch (Exception failed) {
+                throw new IllegalStateException(failed);
+            }
+            return centreNowMillis();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Deletes the slot's persistent znode only; its ephemeral node, if any, stays. */
     @Override
     public void deleteSlotRecord(String namespace, int workerId) {

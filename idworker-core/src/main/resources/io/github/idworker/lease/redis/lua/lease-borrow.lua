@@ -25,7 +25,8 @@
 --   {'RETRY'}                                             the generation started in this millisecond
 --   {'LAYOUT', pinnedLayout}                              the namespace is pinned to another layout
 --   {'OLD_LEASES', count}                                 live leases of an older idworker are in KEYS[2..3]
--- Nothing is written for LAYOUT and OLD_LEASES.
+--   {'AHEAD', redisNowMs}                                 workerNowMs is more than maxSkewMs ahead of Redis
+-- Nothing is written for LAYOUT, OLD_LEASES and AHEAD.
 --
 -- Why one hash: a generation marker and the data it protects must not be lost separately (DESIGN rule 9).
 -- Eviction, a DEL or a restart without persistence removes marker, layout, counter and slots at once, and a
@@ -33,6 +34,9 @@
 -- recognised by slots_created: its id lies below the counter, so it held leases before.
 --
 -- Steps:
+--   0. Clock: a borrower whose clock is more than maxSkew ahead of Redis is refused (AHEAD) before anything is
+--      written: its high-waters (its clock + ttl) could exceed now + ttl + maxSkew, the bound every floor after a
+--      loss relies on (DESIGN rule 13).
 --   1. Layout: a stored layout other than ARGV[7] answers LAYOUT. Live leases in the old keys answer
 --      OLD_LEASES: workers of both versions would hand out the same slots.
 --   2. Generation: when the marker is missing or was written by another Redis process (restart, stale
@@ -50,8 +54,8 @@
 --      becomes hw = max(floor + 1, workerNow + ttl), expires = now + ttl, owner, info; for a lost record
 --      hw = max(floor, workerNow + ttl), so the holder may have to renew before it issues.
 --
--- Why that floor suffices: every high-water stored at Redis time t is at most t + guard, given worker clocks
--- within maxSkew of Redis:
+-- Why that floor suffices: every high-water stored at Redis time t is at most t + guard, because worker clocks
+-- more than maxSkew ahead of Redis are refused (step 0 here, and lease-renew.lua for renewals):
 --   * renew stores at most the holder's clock + ttl;
 --   * return stores the last issued timestamp, at most the holder's clock;
 --   * borrow stores max(floor + 1, workerNow + ttl), not floor + 1 + ttl: when the floor is ahead the borrower
@@ -93,6 +97,11 @@ local ttl = tonumber(ARGV[3])
 local worker_now = tonumber(ARGV[4])
 local skew = tonumber(ARGV[5])
 local layout = ARGV[7]
+
+-- 0. a worker clock ahead of Redis by more than maxSkew: refuse before writing anything
+if worker_now > now_ms + skew then
+  return {'AHEAD', num(now_ms)}
+end
 
 local lease = {}
 local flat = redis.call('HGETALL', KEYS[1])

@@ -10,6 +10,7 @@
 --   ARGV[3]  ttlMs         lease length
 --   ARGV[4]  newHighWater  the high-water the holder wants to issue up to, ms
 --   ARGV[5]  generationId  the generation the lease was borrowed in
+--   ARGV[6]  maxSkewMs     largest tolerated holder/Redis clock difference
 -- Reply:
 --   {'OK', highWater}        the stored high-water, max(stored, newHighWater)
 --   {'LOST', 'generation'}   the marker is missing, was written by another Redis process (restart, stale
@@ -19,6 +20,10 @@
 --   {'LOST', 'record'}       the slot's record is missing or unreadable (deleted by hand): a successor may
 --                            already hold the slot above a floor of now + ttl + max skew
 --   {'LOST', 'owner'}        the slot is free or held by another owner
+--   {'AHEAD', redisNowMs}    newHighWater lies above the stored high-water and above Redis time + ttl + maxSkew:
+--                            the holder (which asks for its clock + ttl) runs more than maxSkew ahead of Redis, and
+--                            a generation started after a loss could not bound that high-water (DESIGN rule 13);
+--                            nothing is written and the holder fences itself at its stored high-water
 --
 -- Renew never starts a generation or writes a missing record itself: the next borrow does, with the borrower's
 -- ttl and maxSkew. Until then every renewal fails, so a later start only raises the floor.
@@ -62,7 +67,11 @@ end
 
 local time = redis.call('TIME')
 local now_ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local high_water = math.max(tonumber(hw), tonumber(ARGV[4]))
+local requested = tonumber(ARGV[4])
+if requested > tonumber(hw) and requested > now_ms + tonumber(ARGV[3]) + tonumber(ARGV[6] or '0') then
+  return {'AHEAD', num(now_ms)}
+end
+local high_water = math.max(tonumber(hw), requested)
 redis.call('HSET', KEYS[1], field,
     num(high_water) .. '|' .. num(now_ms + tonumber(ARGV[3])) .. '|' .. holder .. '|' .. info)
 return {'OK', high_water}

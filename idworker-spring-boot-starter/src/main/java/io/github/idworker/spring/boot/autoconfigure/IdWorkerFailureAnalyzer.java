@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
@@ -113,6 +114,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
         if (cause instanceof WorkerIdExhaustedException) {
             return "Stop idle workers of this namespace, give this application its own idworker.namespace, "
                     + "or raise idworker.snowflake.worker-bits (and lower another width to stay within 63 bits).";
+        }
+        if (cause instanceof ClockAheadOfCentreException) {
+            return "Synchronise this host's clock with the centre's (NTP, chrony; for ZooKeeper, every server's too), "
+                    + "then restart. Raising " + ClockAheadOfCentreException.MAX_SKEW_PROPERTY + " for every worker of "
+                    + "the namespace also admits the clock, at the price of a longer wait after the centre loses its data.";
         }
         if (cause instanceof LeaseLostException || cause instanceof ClockMovedBackwardsException) {
             return "Check this host's clock (NTP) and its connection to the centre, then restart.";

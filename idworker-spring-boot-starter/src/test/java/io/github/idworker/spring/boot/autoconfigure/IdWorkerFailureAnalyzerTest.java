@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.CenterUnavailableException;
+import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.WorkerIdExhaustedException;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,17 @@ class IdWorkerFailureAnalyzerTest {
         FailureAnalysis analysis = analyzer.analyze(new WorkerIdExhaustedException("orders", 1024));
         assertThat(analysis.getDescription()).contains("orders").contains("1024");
         assertThat(analysis.getAction()).contains("idworker.namespace").contains("idworker.snowflake.worker-bits");
+    }
+
+    @Test
+    void tellsWhatToDoWhenTheClockIsAheadOfTheCentre() {
+        FailureAnalysis analysis = analyzer.analyze(new BeanCreationException("dbIdWorker", "init failed",
+                new ClockAheadOfCentreException("orders", "borrow of a worker id", 1_700_000_015_000L,
+                        1_700_000_000_000L, 1_000)));
+        assertThat(analysis.getDescription()).contains("'dbIdWorker'").contains("orders")
+                .contains("2023-11-14T22:13:35Z").contains("2023-11-14T22:13:20Z").contains("15000 ms ahead")
+                .contains("idworker.lease.max-skew (1000 ms)");
+        assertThat(analysis.getAction()).contains("NTP").contains("idworker.lease.max-skew");
     }
 
     @Test
