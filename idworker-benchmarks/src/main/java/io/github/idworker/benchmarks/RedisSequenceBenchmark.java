@@ -1,5 +1,6 @@
 package io.github.idworker.benchmarks;
 
+import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
@@ -174,7 +175,8 @@ public class RedisSequenceBenchmark {
         public void close() {
             System.out.println("Redis sequence " + tag + ": " + generator.scriptCalls() + " script calls, "
                     + generator.coalescedCalls() + " calls coalesced, " + generator.installedRanges() + " range(s) of "
-                    + STEP + " installed, " + generator.waitedCalls() + " script call(s) waited for a refill");
+                    + STEP + " installed, " + generator.waitedCalls() + " script call(s) waited for a refill, "
+                + BoundedCalls.handOffs() + " store call(s) handed to a pooled thread in this JVM");
             client.del(generator.rangeKey(), generator.lockKey());
             SegmentTables.deleteTag(tag);
         }
