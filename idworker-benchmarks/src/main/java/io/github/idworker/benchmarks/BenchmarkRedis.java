@@ -1,5 +1,8 @@
 package io.github.idworker.benchmarks;
 
+import io.github.idworker.redis.JedisScriptExecutor;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
@@ -10,16 +13,28 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 
 /**
  * The Redis the Redis benchmarks talk to: the local one on {@code 127.0.0.1:6379} when something answers
  * {@code PING} there, otherwise an embedded Redis (embedded-redis, no persistence) started on a free loopback
  * port for this benchmark JVM and stopped at its end. {@code -Didworker.bench.redis=host:port} names another one.
  * Which one ran is printed with each trial, since the figures depend on it.
+ *
+ * <p>The clients are configured as the documentation of {@link JedisScriptExecutor} asks for a client whose calls
+ * run on the caller's thread: a pool that waits at most {@value #POOL_WAIT_MS} ms for a connection, connect and
+ * socket timeouts of {@value #TIMEOUT_MS} ms, hence one command blocks at most
+ * {@code w + 2(c + s) + s} = {@link #MAX_CALL_TIME}, declared to the executors ({@link #executor}). That is below
+ * the sequences' and serials' {@code max-wait} (3 s); a pool take's (1 s) is shorter, so its calls keep the
+ * thread hand-off unless the benchmark raises it.
  */
 final class BenchmarkRedis implements AutoCloseable {
 
     private static final String DEFAULT_HOST = "127.0.0.1";
+    static final int POOL_WAIT_MS = 100;
+    static final int TIMEOUT_MS = 250;
+    /** The longest one command through {@link #newClient()} can block its thread. */
+    static final Duration MAX_CALL_TIME = Duration.ofMillis(POOL_WAIT_MS + 2 * (TIMEOUT_MS + TIMEOUT_MS) + TIMEOUT_MS);
     private static final int DEFAULT_PORT = 6379;
 
     final String host;
@@ -62,9 +77,18 @@ final class BenchmarkRedis implements AutoCloseable {
         }
     }
 
-    /** A new pooled client; the caller closes it. */
+    /** A new pooled client (up to 8 connections) with the timeouts of the class comment; the caller closes it. */
     UnifiedJedis newClient() {
-        return RedisClient.create(host, port);
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxWait(Duration.ofMillis(POOL_WAIT_MS));
+        return RedisClient.builder().hostAndPort(host, port).poolConfig(pool)
+                .clientConfig(DefaultJedisClientConfig.builder().connectionTimeoutMillis(TIMEOUT_MS)
+                        .socketTimeoutMillis(TIMEOUT_MS).build()).build();
+    }
+
+    /** An executor over {@code client} (from {@link #newClient()}) that knows its {@link #MAX_CALL_TIME}. */
+    JedisScriptExecutor executor(UnifiedJedis client) {
+        return new JedisScriptExecutor(client, host + ":" + port, MAX_CALL_TIME);
     }
 
     private static boolean answers(String host, int port) {

@@ -5,7 +5,6 @@ import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.pool.redis.RedisPoolOptions;
-import io.github.idworker.redis.JedisScriptExecutor;
 import org.h2.jdbcx.JdbcDataSource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -75,7 +74,7 @@ public class PoolBenchmark {
             store = new JdbcPoolStore(dataSource);
             store.createSchemaIfMissing();
             entity = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-            pools = new RedisIdPools(new JedisScriptExecutor(redis.client, redis.redis.host + ":" + redis.redis.port),
+            pools = new RedisIdPools(redis.redis.executor(redis.client),
                     store, RedisPoolOptions.builder().keyPrefix(KEY_PREFIX).maxRefill(1_000_000).build());
             pools.register(PoolEntity.builder(entity).maxPerRequest(BATCH).maxPerSecond(50_000_000)
                     .maxPoolSize(4_000_000L).thresholdPercent(50).step(100_000)

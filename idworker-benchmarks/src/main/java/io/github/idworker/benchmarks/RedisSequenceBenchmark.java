@@ -1,6 +1,6 @@
 package io.github.idworker.benchmarks;
 
-import io.github.idworker.redis.JedisScriptExecutor;
+import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       through the same client.</li>
  * </ul>
  * {@code nextId()} runs at 1, 2 and 8 threads sharing one source and one pooled client ({@code RedisClient}, up to
- * 8 connections); {@code nextIds(1000)} at 1 and 8 threads, counted as 1 000 ids per call
+ * 8 connections, its longest blocking time declared to the executor so that calls run on the caller's thread:
+ * {@link BenchmarkRedis}); {@code nextIds(1000)} at 1 and 8 threads, counted as 1 000 ids per call
  * ({@code @OperationsPerInvocation}). Every score is ids per second, summed over the threads.
  *
  * <p>Redis: {@code 127.0.0.1:6379} when it answers, otherwise an embedded Redis on a free port (see
@@ -157,8 +158,7 @@ public class RedisSequenceBenchmark {
             this.client = trial.client;
             JdbcSegmentAllocator allocator = SegmentTables.allocator();
             this.tag = SegmentTables.newTag(allocator, "bench-redis");
-            this.generator = new RedisSegmentIdGenerator(new JedisScriptExecutor(client, trial.redis.host + ":"
-                    + trial.redis.port), allocator, tag, options.keyPrefix(KEY_PREFIX).step(STEP).build());
+            this.generator = new RedisSegmentIdGenerator(trial.redis.executor(client), allocator, tag, options.keyPrefix(KEY_PREFIX).step(STEP).build());
         }
 
         @Override
@@ -175,7 +175,8 @@ public class RedisSequenceBenchmark {
         public void close() {
             System.out.println("Redis sequence " + tag + ": " + generator.scriptCalls() + " script calls, "
                     + generator.coalescedCalls() + " calls coalesced, " + generator.installedRanges() + " range(s) of "
-                    + STEP + " installed, " + generator.waitedCalls() + " script call(s) waited for a refill");
+                    + STEP + " installed, " + generator.waitedCalls() + " script call(s) waited for a refill, "
+                + BoundedCalls.handOffs() + " store call(s) handed to a pooled thread in this JVM");
             client.del(generator.rangeKey(), generator.lockKey());
             SegmentTables.deleteTag(tag);
         }

@@ -1,6 +1,5 @@
 package io.github.idworker.benchmarks;
 
-import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.serial.LocalSerialNumbers;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialRules;
@@ -91,8 +90,7 @@ public class SerialBenchmark {
             client = redis.client;
             store = store();
             rule = newRule(store);
-            serials = new RedisSerialNumbers(new JedisScriptExecutor(redis.client, redis.redis.host + ":"
-                    + redis.redis.port), store, new SerialRules(store, Duration.ofSeconds(30), "bench"),
+            serials = new RedisSerialNumbers(redis.redis.executor(redis.client), store, new SerialRules(store, Duration.ofSeconds(30), "bench"),
                     RedisSerialOptions.builder().keyPrefix(KEY_PREFIX).checkRunId(checkRunId).build());
         }
 

@@ -49,6 +49,13 @@ import java.util.concurrent.TimeoutException;
  * </ol>
  * When every circuit is open the fetch fails at once without a request: a service that failed everywhere is
  * spared the load of every client's retries, and it is tried again as soon as the first open period ends.
+ *
+ * <p>A fetch with a deadline (a caller's {@link IdServiceClient#fetch}, bounded by {@code maxWait}) ends by it:
+ * each request waits at most the smaller of {@code requestTimeout} and the time left; a request cut short by the
+ * deadline (not by its own timeout) counts no failure against its environment's circuit, and environments not
+ * reached before it are not tried ({@code "not tried: maxWait passed"} in the message). A refill has no deadline
+ * of its own: its waiting callers are bounded by {@code maxWait} in {@link EntityBuffer}, and it goes on for the
+ * callers after them.
  */
 final class FailoverFetcher {
 
@@ -69,7 +76,7 @@ final class FailoverFetcher {
     }
 
     /** What one environment did with one request. */
-    private sealed interface Outcome permits Served, RateLimited, Refused, Failed {
+    private sealed interface Outcome permits Served, RateLimited, Refused, Failed, OutOfTime {
     }
 
     private record Served(long[] ids) implements Outcome {
@@ -87,7 +94,20 @@ final class FailoverFetcher {
     private record Failed(String description) implements Outcome {
     }
 
+    /** The request was cut short by the fetch's deadline, not by its own timeout: no fault of the environment. */
+    private record OutOfTime(String description) implements Outcome {
+    }
+
+    /** A fetch without a deadline: every environment gets up to {@code requestTimeout}. */
     long[] fetch(String entity, int count, Counters counters) {
+        return fetch(entity, count, counters, 0, null);
+    }
+
+    /**
+     * A fetch that ends by {@code deadlineNanos} ({@link System#nanoTime()}); {@code maxWait} names the setting in
+     * the message.
+     */
+    long[] fetch(String entity, int count, Counters counters, long deadlineNanos, Duration maxWait) {
         String path = "/pools/" + entity + "/ids";
         String query = "count=" + count;
         List<String> outcomes = new ArrayList<>(endpoints.size());
@@ -95,7 +115,14 @@ final class FailoverFetcher {
         boolean rateLimited = false;
         Refused refused = null;
         boolean passedOver = false;
+        boolean outOfTime = false;
         for (Endpoint endpoint : endpoints) {
+            long left = maxWait == null ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                outcomes.add(endpoint + ": not tried, maxWait passed");
+                outOfTime = true;
+                continue;
+            }
             if (!endpoint.tryAcquire()) {
                 outcomes.add(endpoint + ": " + endpoint.skipped());
                 passedOver = true;
@@ -104,7 +131,7 @@ final class FailoverFetcher {
             if (passedOver) {
                 counters.failovers.increment();
             }
-            Outcome outcome = send(endpoint, entity, path, query, count, counters);
+            Outcome outcome = send(endpoint, entity, path, query, count, counters, left);
             if (outcome instanceof Served served) {
                 return served.ids();
             }
@@ -121,6 +148,9 @@ final class FailoverFetcher {
                 if (refused == null || refused.status() == 404 && refusal.status() != 404) {
                     refused = refusal;
                 }
+            } else if (outcome instanceof OutOfTime cut) {
+                outOfTime = true;
+                outcomes.add(endpoint + ": " + cut.description());
             } else {
                 outcomes.add(endpoint + ": " + ((Failed) outcome).description());
             }
@@ -138,12 +168,17 @@ final class FailoverFetcher {
             throw refusedEverywhere(entity, request, refused, each);
         }
         throw new IdServiceUnavailableException("entity '" + entity + "': no environment of the ID service served "
-                + request + " — " + each);
+                + request + (outOfTime ? " within " + maxWait.toMillis() + " ms (maxWait)" : "") + " — " + each);
     }
 
-    private Outcome send(Endpoint endpoint, String entity, String path, String query, int count, Counters counters) {
+    /** @param left nanoseconds to the fetch's deadline, {@link Long#MAX_VALUE} for none */
+    private Outcome send(Endpoint endpoint, String entity, String path, String query, int count, Counters counters,
+                         long left) {
+        // the request's own timeout, or what is left of the caller's maxWait when that is shorter
+        boolean cut = left < requestTimeout.toNanos();
+        Duration timeout = cut ? Duration.ofNanos(left) : requestTimeout;
         HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint.uri(path, query))
-                .timeout(requestTimeout)
+                .timeout(timeout)
                 .header("Accept", "application/json, application/problem+json")
                 .GET();
         // signed here, per request: a retry or a failover must not reuse a nonce
@@ -155,11 +190,16 @@ final class FailoverFetcher {
         HttpResponse<String> response;
         try {
             // the request timeout covers the wait for the headers; this bound covers a body that stalls too
-            response = future.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            response = future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            return failed(endpoint, "timed out after " + requestTimeout.toMillis() + " ms");
+            return cut ? outOfTime(endpoint, timeout) : failed(endpoint, "timed out after " + requestTimeout.toMillis()
+                    + " ms");
         } catch (ExecutionException e) {
+            if (cut && e.getCause() instanceof HttpTimeoutException
+                    && !(e.getCause() instanceof HttpConnectTimeoutException)) {
+                return outOfTime(endpoint, timeout);
+            }
             return failed(endpoint, describe(e.getCause()));
         } catch (InterruptedException e) {
             future.cancel(true);
@@ -204,6 +244,12 @@ final class FailoverFetcher {
         }
         String title = text(problem, "title");
         return failed(endpoint, "HTTP " + status + (title != null ? " " + title : ""));
+    }
+
+    /** Cut short by the caller's maxWait: the environment's circuit neither fails nor keeps a trial for it. */
+    private static OutOfTime outOfTime(Endpoint endpoint, Duration waited) {
+        endpoint.abandoned();
+        return new OutOfTime("no answer within the " + Math.max(1, waited.toMillis()) + " ms left of maxWait");
     }
 
     private static Failed failed(Endpoint endpoint, String description) {

@@ -44,7 +44,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>try the environments in the order configured, skipping one whose circuit is OPEN until its
  *       {@code openDuration} has passed (then one request is its trial) — so after an outage the client returns
  *       to the preferred environment as soon as a trial succeeds;</li>
- *   <li>sign each request afresh (new timestamp and nonce) and send it, bounded by {@code requestTimeout};</li>
+ *   <li>sign each request afresh (new timestamp and nonce) and send it, bounded by {@code requestTimeout} (for
+ *       {@link #fetch}, by what is left of {@code maxWait} when that is shorter: a fetch ends within
+ *       {@code maxWait} in all, leaving environments it did not reach untried);</li>
  *   <li>200 with exactly {@code count} distinct IDs and a header {@code X-Id-Environment: e/E} that passes the
  *       split checks — every ID has {@code id mod E = e}; the environment reported the same {@code e/E} on its
  *       first accepted answer, or had none; {@code E > 1} when more than one environment is configured; no other
@@ -170,7 +172,9 @@ public final class IdServiceClient implements AutoCloseable {
 
     /**
      * {@code count} fresh IDs of {@code entity} straight from the service, in one signed request with failover and
-     * no buffer; all or none. Counts in the entity's {@code httpCalls} and {@code failovers}.
+     * no buffer; all or none. Counts in the entity's {@code httpCalls} and {@code failovers}. Ends within
+     * {@code maxWait} in all: each request waits at most {@code requestTimeout} or what is left of
+     * {@code maxWait}, and environments not reached by then are not tried.
      *
      * @param count 1 to {@value #MAX_BATCH_SIZE}; the service refuses more than the entity's max-per-request with
      *        400
@@ -180,7 +184,8 @@ public final class IdServiceClient implements AutoCloseable {
         if (count < 1 || count > MAX_BATCH_SIZE) {
             throw new IllegalArgumentException("count must be from 1 to " + MAX_BATCH_SIZE + ", was " + count);
         }
-        return fetcher.fetch(entity, count, buffer(entity).counters);
+        // one deadline for the whole failover, like a nextId's wait
+        return fetcher.fetch(entity, count, buffer(entity).counters, System.nanoTime() + maxWait.toNanos(), maxWait);
     }
 
     /** The counters of one entity (zeros for an entity never used) with every environment's state. */
@@ -397,8 +402,9 @@ public final class IdServiceClient implements AutoCloseable {
         }
 
         /**
-         * Longest a {@code nextId}/{@code nextIds} call waits for a refill when the buffer holds too few; by
-         * default {@code requestTimeout} × the number of environments + 1 s, enough for a refill that tries every
+         * Longest a {@code nextId}/{@code nextIds} call waits for a refill when the buffer holds too few, and
+         * longest a {@link IdServiceClient#fetch} takes across all its environments; by default
+         * {@code requestTimeout} × the number of environments + 1 s, enough for a refill that tries every
          * environment.
          */
         public Builder maxWait(Duration maxWait) {

@@ -95,6 +95,48 @@ class IdServiceClientFailoverTest {
         assertThat(client.stats().failovers()).isEqualTo(1);
     }
 
+    /**
+     * One fetch waits at most maxWait in all, however many environments hang: the request that meets the deadline
+     * is cut short (no failure of its environment's circuit) and the environments after it are not tried.
+     */
+    @Test
+    void aFetchEndsWithinMaxWaitWhenEveryEnvironmentHangs() throws IOException {
+        List<StandIn> envs = standIns(3);
+        envs.forEach(env -> env.behave(StandIn.hang()));
+        IdServiceClient client = build(StandIn.client(envs).requestTimeout(Duration.ofSeconds(1))
+                .maxWait(Duration.ofMillis(500)));
+        long start = System.nanoTime();
+        Throwable thrown = catchThrowable(() -> client.fetch("user", 2));
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        System.out.printf("a fetch of three hanging environments ended after %d ms (maxWait 500 ms)%n", tookMs);
+        assertThat(thrown).isExactlyInstanceOf(IdServiceUnavailableException.class)
+                .hasMessageContaining("within 500 ms (maxWait)").hasMessageContaining("not tried, maxWait passed");
+        assertThat(tookMs).as("took longer than maxWait + 250 ms").isBetween(490L, 750L);
+        assertThat(envs.get(0).calls()).isEqualTo(1);
+        assertThat(envs.get(1).calls()).as("not tried after the deadline").isZero();
+        assertThat(envs.get(2).calls()).as("not tried after the deadline").isZero();
+        assertThat(client.stats().endpoints().get(0).consecutiveFailures())
+                .as("a request cut short by maxWait is no failure of its environment").isZero();
+    }
+
+    /** The first environment's own timeout counts against it; the second's request gets what is left of maxWait. */
+    @Test
+    void aFetchGivesTheNextEnvironmentWhatIsLeftOfMaxWait() throws IOException {
+        List<StandIn> envs = standIns(2);
+        envs.forEach(env -> env.behave(StandIn.hang()));
+        IdServiceClient client = build(StandIn.client(envs).requestTimeout(Duration.ofMillis(600))
+                .maxWait(Duration.ofMillis(900)));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client.fetch("user", 2)).isExactlyInstanceOf(IdServiceUnavailableException.class)
+                .hasMessageContaining("timed out after 600 ms").hasMessageContaining("ms left of maxWait");
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        System.out.printf("a fetch of two hanging environments ended after %d ms (maxWait 900 ms)%n", tookMs);
+        assertThat(tookMs).as("took longer than maxWait + 250 ms").isBetween(890L, 1150L);
+        assertThat(envs.get(1).calls()).isEqualTo(1);
+        assertThat(client.stats().endpoints().get(0).consecutiveFailures()).isEqualTo(1);
+        assertThat(client.stats().endpoints().get(1).consecutiveFailures()).isZero();
+    }
+
     @Test
     void theCircuitOpensAfterTheThresholdAndTheEnvironmentIsLeftAloneUntilItsPeriodEnds() throws IOException {
         List<StandIn> envs = standIns(2);

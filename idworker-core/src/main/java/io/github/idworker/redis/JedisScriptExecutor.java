@@ -10,9 +10,12 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Runs idworker's Lua scripts through Jedis 7. Any {@link UnifiedJedis} works: {@code RedisClient} and
@@ -28,15 +31,45 @@ import java.util.Objects;
  *       any other Jedis error too, naming the script.</li>
  * </ol>
  * Thread-safe as far as the client is; the client stays owned by the caller, who closes it.
+ *
+ * <p>A call with a deadline ({@link #execute(LuaScript, List, List, long, Supplier)}, the issuing paths) ends by
+ * that deadline. Jedis blocks its calling thread, so the executor must know how long one Redis command through
+ * this client can block it at most, {@code maxCallTime}, which only the application that configured the client
+ * knows. Steps of such a call:
+ * <ol>
+ *   <li>{@code maxCallTime} unknown (the constructors without it), or longer than the time left: the whole call
+ *       (steps 1–3 above) runs on a pooled thread and its caller stops waiting at the deadline
+ *       ({@link BoundedCalls}: one thread hand-off);</li>
+ *   <li>otherwise {@code EVALSHA} runs on the caller's own thread: it ends within {@code maxCallTime}, so before
+ *       the deadline, with its reply or the client's own error (a {@link CenterUnavailableException});</li>
+ *   <li>on {@code NOSCRIPT} the same choice again for {@code EVAL} with the time then left.</li>
+ * </ol>
+ * {@code maxCallTime} must cover everything one command may block for (Jedis 7 with commons-pool2 2.13):
+ * <ul>
+ *   <li>the pool's borrow wait ({@code maxWait} of its {@code ConnectionPoolConfig}; unlimited unless set, and
+ *       then there is no bound);</li>
+ *   <li>a new connection: the connection timeout, then one socket timeout per handshake round trip
+ *       ({@code CLIENT SETINFO}, plus {@code HELLO}/{@code AUTH} and {@code SELECT} when configured);</li>
+ *   <li>one socket timeout for the command itself;</li>
+ *   <li>after a broken connection (e.g. that socket timeout) the pool opens its replacement on the same thread
+ *       before the error comes back: a new connection's time once more.</li>
+ * </ul>
+ * For a {@code RedisClient} or {@code JedisPooled} with borrow wait {@code w}, connection timeout {@code c} and
+ * socket timeout {@code s}, without password or database: {@code w + 2(c + s) + s}. A cluster client retries a
+ * failed command up to {@code maxAttempts} times and renews its slot map from the nodes in between, each within
+ * those timeouts: declare no bound for it unless you have measured one. A bound that is too short lets a call
+ * outlast its {@code max-wait}; one that is too long only costs the hand-off.
  */
 public class JedisScriptExecutor implements RedisScriptExecutor {
 
     private final UnifiedJedis jedis;
     private final String endpoint;
+    /** Longest one command may block the calling thread; negative when unknown. */
+    private final long maxCallNanos;
 
     /** @param jedis a pooled or cluster client, owned and closed by the caller */
     public JedisScriptExecutor(UnifiedJedis jedis) {
-        this(jedis, null);
+        this(jedis, null, null);
     }
 
     /**
@@ -45,23 +78,84 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
      *        the cluster nodes Jedis knows, or nothing for a single server
      */
     public JedisScriptExecutor(UnifiedJedis jedis, String endpoint) {
+        this(jedis, endpoint, null);
+    }
+
+    /**
+     * @param jedis a pooled or cluster client, owned and closed by the caller
+     * @param maxCallTime the longest one Redis command through {@code jedis} can block its thread (see the class
+     *        comment); {@code null} when unknown, so that every call with a deadline is handed to a pooled thread
+     */
+    public JedisScriptExecutor(UnifiedJedis jedis, Duration maxCallTime) {
+        this(jedis, null, maxCallTime);
+    }
+
+    /**
+     * @param jedis a pooled or cluster client, owned and closed by the caller
+     * @param endpoint how to name the server in errors; {@code null} for the cluster nodes, or nothing
+     * @param maxCallTime the longest one Redis command through {@code jedis} can block its thread (see the class
+     *        comment); {@code null} when unknown, so that every call with a deadline is handed to a pooled thread
+     */
+    public JedisScriptExecutor(UnifiedJedis jedis, String endpoint, Duration maxCallTime) {
         this.jedis = Objects.requireNonNull(jedis, "jedis");
         this.endpoint = endpoint;
+        if (maxCallTime != null && (maxCallTime.isNegative() || maxCallTime.isZero())) {
+            throw new IllegalArgumentException("maxCallTime must be positive (the longest one Redis command can "
+                    + "block), or null when unknown; was " + maxCallTime);
+        }
+        this.maxCallNanos = maxCallTime == null ? -1 : saturatedNanos(maxCallTime);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** The declared longest blocking time of one command, if any. */
+    public Optional<Duration> maxCallTime() {
+        return maxCallNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(maxCallNanos));
     }
 
     @Override
     public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
+        return run(script, keys, args, 0, null);
+    }
+
+    /** Runs on the caller's thread what fits in the time left; see the class comment. */
+    @Override
+    public List<Object> execute(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
+                                Supplier<? extends RuntimeException> onTimeout) {
+        if (!fits(deadlineNanos)) {
+            return RedisScriptExecutor.super.execute(script, keys, args, deadlineNanos, onTimeout);
+        }
+        return run(script, keys, args, deadlineNanos, onTimeout);
+    }
+
+    /** Whether one command started now ends before {@code deadlineNanos}. */
+    private boolean fits(long deadlineNanos) {
+        return maxCallNanos >= 0 && deadlineNanos - System.nanoTime() > maxCallNanos;
+    }
+
+    /**
+     * Steps 1–3; with an {@code onTimeout} (a deadline), the {@code EVAL} after {@code NOSCRIPT} runs here only
+     * when it still fits, else on a pooled thread until the deadline.
+     */
+    private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
+                             Supplier<? extends RuntimeException> onTimeout) {
         Object reply;
         try {
             try {
                 reply = jedis.evalsha(script.sha1(), keys, args);
             } catch (JedisNoScriptException e) {
-                reply = jedis.eval(script.source(), keys, args);
+                reply = load(script, keys, args, deadlineNanos, onTimeout);
             } catch (JedisDataException e) {
                 if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) {
                     throw e;
                 }
-                reply = jedis.eval(script.source(), keys, args);
+                reply = load(script, keys, args, deadlineNanos, onTimeout);
             }
         } catch (JedisConnectionException | JedisClusterOperationException e) {
             throw new CenterUnavailableException("Cannot reach Redis" + where() + " to run " + script.name()
@@ -72,6 +166,15 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
                     + " (keys " + keys + "): " + e.getMessage(), e);
         }
         return asList(reply);
+    }
+
+    /** {@code EVAL} with the source, which also caches the script for the next {@code EVALSHA}. */
+    private Object load(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
+                        Supplier<? extends RuntimeException> onTimeout) {
+        if (onTimeout == null || fits(deadlineNanos)) {
+            return jedis.eval(script.source(), keys, args);
+        }
+        return BoundedCalls.call(() -> jedis.eval(script.source(), keys, args), deadlineNanos, onTimeout);
     }
 
     private String where() {

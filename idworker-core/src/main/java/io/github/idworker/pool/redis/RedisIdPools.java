@@ -83,7 +83,8 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  * {@code max-wait} ({@link RedisPoolOptions.Builder#maxWait}) bounds a take in all, counted from its start and
  * whatever the Redis client's socket timeout and retries: the entity lookup, the first take's check and the
- * {@code pool-take.lua} call are awaited only until then ({@link BoundedCalls}), and then the caller gets
+ * {@code pool-take.lua} call are awaited only until then ({@link BoundedCalls}; the take through the executor's
+ * {@link RedisScriptExecutor#execute(LuaScript, List, List, long, java.util.function.Supplier)}), and then the caller gets
  * {@link PoolTimeoutException}. IDs of an abandoned take that Redis still runs later are lost: popped from the
  * list, never handed out, never appended again.
  *
@@ -262,7 +263,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         String status;
         try {
             // a take Redis runs after the deadline pops IDs nobody gets: lost, never handed out again
-            reply = BoundedCalls.execute(executor, TAKE, pool.takeKeys,
+            reply = executor.execute(TAKE, pool.takeKeys,
                     List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText), deadline,
                     () -> timedOut(entity, "Redis did not answer", null));
             repliedAt = System.nanoTime();

@@ -108,7 +108,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>{@code maxWait} bounds each call in all, counted from its start (from the moment it queued when coalescing),
  * whatever the Redis client's socket timeout, retries and script reloads add up to: every Redis step a caller
- * waits for (steps 2, 4, 5 and 8) is awaited only until the call's deadline ({@link BoundedCalls}), and then the
+ * waits for (steps 2, 4, 5 and 8) is awaited only until the call's deadline (the executor's deadline-aware
+ * {@link RedisScriptExecutor#execute(LuaScript, List, List, long, java.util.function.Supplier)}; the lock through
+ * {@link BoundedCalls}, which releases a lock granted too late), and then the
  * caller gets {@link SegmentRefillTimeoutException}. A {@code segment-next} that Redis runs after its caller gave
  * up leaves its numbers unused — a gap, never a duplicate; a lock granted after that is released when the answer
  * comes.
@@ -310,7 +312,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
      */
     private List<Object> next(List<String> args, long deadline) {
         scriptCalls.increment();
-        return BoundedCalls.call(() -> run(NEXT, rangeKeys, args), deadline, this::redisTimedOut);
+        return run(NEXT, rangeKeys, args, deadline);
     }
 
     /** The exception of a call whose Redis step did not answer before the caller's deadline. */
@@ -673,9 +675,19 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
     }
 
     private List<Object> run(LuaScript script, List<String> keys, List<String> args) {
+        return run(script, keys, args, 0, false);
+    }
+
+    /** {@link #run(LuaScript, List, List)} whose caller waits for Redis until {@code deadline} at most. */
+    private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadline) {
+        return run(script, keys, args, deadline, true);
+    }
+
+    private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadline, boolean bounded) {
         List<Object> reply;
         try {
-            reply = executor.execute(script, keys, args);
+            reply = bounded ? executor.execute(script, keys, args, deadline, this::redisTimedOut)
+                    : executor.execute(script, keys, args);
         } catch (IdWorkerException e) {
             throw e;
         } catch (RuntimeException e) {

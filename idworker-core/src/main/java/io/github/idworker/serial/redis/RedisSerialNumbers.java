@@ -2,7 +2,6 @@ package io.github.idworker.serial.redis;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
-import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -82,7 +81,8 @@ import java.util.concurrent.locks.LockSupport;
  *       not tried again for 200 ms. A refill the database refused because the period's high-water was moved back
  *       by hand fails the waiting call at once with that {@link SerialPeriodMovedBackException}.</li>
  *   <li>{@code max-wait} bounds the whole call, counted from its start: each take of step 2 waits for Redis only
- *       until then ({@link BoundedCalls}), so a hung Redis ends the call with {@link SerialStockEmptyException}
+ *       until then ({@link RedisScriptExecutor#execute(LuaScript, List, List, long, java.util.function.Supplier)}),
+ *       so a hung Redis ends the call with {@link SerialStockEmptyException}
  *       within {@code max-wait} too, whatever the Redis client's socket timeout and retries. A take Redis runs
  *       after its caller gave up leaves its numbers unused: a gap, never a duplicate.</li>
  *   <li>Refill: take the lock ({@code SET NX PX}); when another node holds it, stop (that node refills). Holding
@@ -297,7 +297,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      */
     private Taken takeOnce(Stock stock, int count, long now, long deadline) {
         long bucket = Math.floorDiv(now, BUCKET_MILLIS);
-        List<Object> reply = BoundedCalls.execute(executor, TAKE, stock.takeKeys(bucket),
+        List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
                 List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS),
                 deadline, () -> new SerialStockEmptyException(stock.rule.name(), stock.period,
                         "Redis did not answer the take of serial rule '" + stock.rule.name() + "' period "

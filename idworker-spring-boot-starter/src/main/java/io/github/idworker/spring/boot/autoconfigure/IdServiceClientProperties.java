@@ -69,8 +69,8 @@ public class IdServiceClientProperties {
     private Duration openDuration = Duration.ofSeconds(5);
 
     /**
-     * Longest a caller waits for a refill when an entity's buffer holds too few IDs. Defaults to "request-timeout"
-     * times the number of environments plus 1s.
+     * Longest a caller waits for a refill when an entity's buffer holds too few IDs, and longest a direct fetch
+     * takes across all environments. Defaults to "request-timeout" times the number of environments plus 1s.
      */
     private Duration maxWait;
 

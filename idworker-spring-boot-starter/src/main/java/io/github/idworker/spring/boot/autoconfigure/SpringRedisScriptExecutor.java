@@ -8,6 +8,8 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -36,20 +39,62 @@ import java.util.stream.Collectors;
  *       {@link CenterUnavailableException} naming the Redis endpoint (host:port, the cluster nodes, or the
  *       sentinels and master).</li>
  * </ol>
+ *
+ * <p>A call with a deadline ({@link #execute(LuaScript, List, List, long, Supplier)}: the paths that issue) ends
+ * by that deadline, whatever the client's timeouts and retries, and spares the thread hand-off of the SPI's default
+ * where the client allows:
+ * <ul>
+ *   <li><b>Lettuce</b> ({@link LettuceConnectionFactory} sharing its native connection, the default): Lettuce's
+ *       asynchronous API on that connection, the caller waiting on the returned future for the time left; no
+ *       hand-off, standalone, Sentinel and cluster alike ({@link LettuceScriptCalls} lists the steps);</li>
+ *   <li><b>Jedis</b> ({@link JedisConnectionFactory}): steps 1–3 on the caller's thread when the longest time a
+ *       call can block, derived from the factory's read and connect timeouts and pool settings
+ *       ({@link JedisCallBound}), is shorter than the time left; the client's own timeout then ends it first;</li>
+ *   <li>otherwise (Lettuce with dedicated connections, Jedis without a bound — e.g. a pool that waits without a
+ *       limit, Redis Cluster, Sentinel — or another factory) steps 1–3 on a pooled thread, the caller waiting until
+ *       the deadline ({@link io.github.idworker.redis.BoundedCalls}).</li>
+ * </ul>
  */
 public class SpringRedisScriptExecutor implements RedisScriptExecutor {
 
-    private static final String LETTUCE_PACKAGE = "org.springframework.data.redis.connection.lettuce.";
+    private static final String LETTUCE_FACTORY = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+    private static final String JEDIS_FACTORY = "org.springframework.data.redis.connection.jedis.JedisConnectionFactory";
 
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate template;
     private final Map<String, RedisScript<?>> scripts = new ConcurrentHashMap<>();
     private final Class<?> resultType;
+    /** Lettuce's asynchronous calls, or {@code null}. */
+    private final LettuceScriptCalls lettuce;
+    /** The longest a Jedis call blocks, or -1 when unknown or not Jedis. */
+    private final long maxCallNanos;
 
     public SpringRedisScriptExecutor(RedisConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
         this.template = new StringRedisTemplate(connectionFactory);
-        this.resultType = connectionFactory.getClass().getName().startsWith(LETTUCE_PACKAGE) ? List.class : Object.class;
+        // by class name, so that the client not on the classpath is never loaded
+        boolean isLettuce = extendsClass(connectionFactory.getClass(), LETTUCE_FACTORY);
+        this.resultType = isLettuce ? List.class : Object.class;
+        this.lettuce = isLettuce ? LettuceScriptCalls.of(connectionFactory) : null;
+        this.maxCallNanos = extendsClass(connectionFactory.getClass(), JEDIS_FACTORY)
+                ? JedisCallBound.maxCallNanos(connectionFactory) : -1;
+    }
+
+    private static boolean extendsClass(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How calls with a deadline run: {@code "lettuce-async"}, {@code "inline"} or {@code "pooled-thread"}. */
+    String deadlineMode() {
+        if (this.lettuce != null) {
+            return "lettuce-async";
+        }
+        return this.maxCallNanos >= 0 ? "inline" : "pooled-thread";
     }
 
     @Override
@@ -59,19 +104,49 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
         Object reply;
         try {
             reply = this.template.execute(redisScript, keys, args.toArray());
-        } catch (RedisConnectionFailureException e) {
-            throw new CenterUnavailableException("Cannot reach Redis at " + endpoint() + " to run " + script.name()
-                    + " (keys " + keys + "): " + sentence(e.getMessage())
-                    + " Check that Redis is up and that spring.data.redis.* point at it.", e);
-        } catch (DataAccessException e) {
-            throw new CenterUnavailableException("Redis at " + endpoint() + " failed running " + script.name()
-                    + " (keys " + keys + "): " + e.getMessage(), e);
-        } catch (IllegalStateException e) {
-            // e.g. "JedisConnectionFactory has been STOPPED": the context is shutting down
-            throw new CenterUnavailableException("Redis connection to " + endpoint() + " is not available to run "
-                    + script.name() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw failed(script, keys, e);
         }
         return asList(reply);
+    }
+
+    /** Ends by {@code deadlineNanos}: Lettuce's future, Jedis on this thread, or a pooled thread (class comment). */
+    @Override
+    public List<Object> execute(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
+                                Supplier<? extends RuntimeException> onTimeout) {
+        if (this.lettuce != null) {
+            Object reply;
+            try {
+                reply = this.lettuce.execute(script, keys, args, deadlineNanos, onTimeout);
+            } catch (LettuceScriptCalls.Failed e) {
+                throw failed(script, keys, e.getCause());
+            }
+            return asList(reply);
+        }
+        if (this.maxCallNanos >= 0 && deadlineNanos - System.nanoTime() > this.maxCallNanos) {
+            // the client's own timeouts end the call before the deadline
+            return execute(script, keys, args);
+        }
+        return RedisScriptExecutor.super.execute(script, keys, args, deadlineNanos, onTimeout);
+    }
+
+    /** A failure of spring-data-redis (or of Lettuce, translated) as a {@link CenterUnavailableException}. */
+    private RuntimeException failed(LuaScript script, List<String> keys, RuntimeException failure) {
+        if (failure instanceof RedisConnectionFailureException e) {
+            return new CenterUnavailableException("Cannot reach Redis at " + endpoint() + " to run " + script.name()
+                    + " (keys " + keys + "): " + sentence(e.getMessage())
+                    + " Check that Redis is up and that spring.data.redis.* point at it.", e);
+        }
+        if (failure instanceof DataAccessException e) {
+            return new CenterUnavailableException("Redis at " + endpoint() + " failed running " + script.name()
+                    + " (keys " + keys + "): " + e.getMessage(), e);
+        }
+        if (failure instanceof IllegalStateException e) {
+            // e.g. "JedisConnectionFactory has been STOPPED": the context is shutting down
+            return new CenterUnavailableException("Redis connection to " + endpoint() + " is not available to run "
+                    + script.name() + ": " + e.getMessage(), e);
+        }
+        return failure;
     }
 
     /**

@@ -1,0 +1,80 @@
+package io.github.idworker.spring.boot.autoconfigure;
+
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The longest one script call of a {@link SpringRedisScriptExecutor} can block its thread over a
+ * {@link JedisConnectionFactory}, derived from the factory's {@link JedisClientConfiguration}; unknown (negative)
+ * when the configuration does not bound it. Loaded only for a Jedis factory, so Jedis's classes stay optional.
+ *
+ * <p>One call borrows a connection and sends {@code EVALSHA}, and {@code EVAL} after {@code NOSCRIPT}, on it. So
+ * it blocks at most:
+ * <ul>
+ *   <li>the pool's borrow wait ({@code maxWait}; unknown when the pool blocks without a limit, which is the pool's
+ *       default and Spring Boot's unless {@code spring.data.redis.jedis.pool.max-wait} is set); none without
+ *       pooling;</li>
+ *   <li>a new connection: the connect timeout, then one read timeout per handshake round trip — counted as three:
+ *       {@code HELLO}/{@code AUTH}, {@code CLIENT SETINFO}, {@code SELECT};</li>
+ *   <li>one read timeout for a pool's validation {@code PING} on create and one on borrow, when switched on;</li>
+ *   <li>two read timeouts: {@code EVALSHA} and {@code EVAL};</li>
+ *   <li>with pooling, a connection returned broken (e.g. after a read timeout) is replaced by the pool on the same
+ *       thread before the error comes back: a new connection's time once more.</li>
+ * </ul>
+ * Unknown as well: Redis Cluster (a failed attempt renews the slot map by asking the known nodes one after another,
+ * each within its own timeouts, and retries up to {@code maxRedirects} times, so the configuration gives no bound
+ * short of the node count), Sentinel (the pool retries while the master changes), and a factory with a client
+ * customizer (it may change the timeouts after the configuration was read).
+ */
+final class JedisCallBound {
+
+    /** Handshake round trips of a new Jedis connection, counted generously. */
+    private static final int HANDSHAKE_ROUND_TRIPS = 3;
+
+    private JedisCallBound() {
+    }
+
+    /** The bound in nanoseconds, or -1 when unknown (see the class comment). */
+    static long maxCallNanos(Object connectionFactory) {
+        if (!(connectionFactory instanceof JedisConnectionFactory factory)) {
+            return -1;
+        }
+        if (factory.isRedisClusterAware() || factory.isRedisSentinelAware()) {
+            return -1;
+        }
+        JedisClientConfiguration config = factory.getClientConfiguration();
+        if (config.getClientConfigCustomizer().isPresent() || config.getClientCustomizer().isPresent()) {
+            return -1;
+        }
+        Duration connect = config.getConnectTimeout();
+        Duration read = config.getReadTimeout();
+        if (!positive(connect) || !positive(read)) {
+            return -1; // 0 means "wait forever" to a socket
+        }
+        long readNanos = read.toNanos();
+        long newConnection = connect.toNanos() + HANDSHAKE_ROUND_TRIPS * readNanos;
+        long nanos = newConnection + 2 * readNanos;
+        if (config.isUsePooling()) {
+            nanos += newConnection; // the replacement of a broken connection
+            Optional<GenericObjectPoolConfig<?>> pool = config.getPoolConfig();
+            GenericObjectPoolConfig<?> p = pool.isPresent() ? pool.get() : new GenericObjectPoolConfig<>();
+            if (p.getBlockWhenExhausted()) {
+                Duration wait = p.getMaxWaitDuration();
+                if (wait.isNegative()) {
+                    return -1;
+                }
+                nanos += wait.toNanos();
+            }
+            nanos += ((p.getTestOnCreate() ? 1 : 0) + (p.getTestOnBorrow() ? 1 : 0)) * readNanos;
+        }
+        return nanos;
+    }
+
+    private static boolean positive(Duration d) {
+        return d != null && !d.isNegative() && !d.isZero();
+    }
+}
