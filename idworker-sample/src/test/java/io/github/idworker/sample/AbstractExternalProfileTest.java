@@ -79,6 +79,20 @@ abstract class AbstractExternalProfileTest {
         return app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
+    /**
+     * The production-like profile shows the public port the overall health only: no components and no details
+     * (leases, tags, pools, failures), which go to authorised users ({@code show-details: when-authorized}).
+     */
+    @Test
+    void publicHealthShowsTheStatusOnly() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            SampleHttp.Response health = SampleHttp.get(port(app), "/actuator/health");
+            assertThat(health.body().path("status").asString()).as("%s", health.body()).isNotEmpty();
+            assertThat(health.body().has("components")).as("%s", health.body()).isFalse();
+            assertThat(health.body().has("details")).as("%s", health.body()).isFalse();
+        }
+    }
+
     @Test
     void segmentAndSequenceNumbersContinueAboveEverythingIssuedBeforeARestart() throws Exception {
         long highestBefore;

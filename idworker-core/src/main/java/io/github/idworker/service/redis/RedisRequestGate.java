@@ -30,15 +30,18 @@ import java.util.Objects;
  * <p>Steps of one call, in the script:
  * <ol>
  *   <li>read the identity ({@code master_replid} of {@code INFO replication}, drawn anew at every start and every
- *       promotion); when the marker names another one, the identity starts now; when there is none (a new
- *       application, or its keys lost), at the Redis process's start if it never was a replica since (nothing it
- *       held was lost since then), else now; write the marker;</li>
+ *       promotion); when the marker is missing (a new application, or its keys lost) or names another identity
+ *       (a restart, a promotion, a resharding that moved the slot here), the identity starts at the Redis
+ *       process's start (rounded up) if it never was a replica since — nothing it held was lost since then, and
+ *       every nonce lost earlier was recorded before it — or at a foreign marker's own start when that is later;
+ *       after a promotion, now; write the marker;</li>
  *   <li>a call stamped before start + guard is {@link Decision#STORE_RESET}, nothing recorded;</li>
  *   <li>{@code SET NX PX} the nonce, else {@link Decision#REPLAY}; then the entity; then the rate.</li>
  * </ol>
  * Cost: one {@code INFO replication} (a few microseconds) and one hash read per call; {@code INFO server} only when
- * the marker is written. After a loss, calls stamped within the guard after the new identity's start are refused,
- * so correct clients are refused for up to the guard (6 minutes by default) and fail over to another environment.
+ * the marker is written. After a restart or fail-over, calls stamped within the guard after the new identity's
+ * start are refused, so correct clients are refused for up to the guard (6 minutes by default) after it — every
+ * application alike, however late its first call — and fail over to another environment.
  * Not covered: keys deleted one by one on a running Redis (an operator's {@code DEL}, a {@code FLUSHALL}, eviction)
  * — Redis must run with {@code maxmemory-policy noeviction}, as for the other Redis stores.
  */

@@ -1,10 +1,12 @@
 package io.github.idworker.test.service;
 
+import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.service.RequestAuthenticator;
 import io.github.idworker.service.ServiceApp;
 import io.github.idworker.service.ServiceApps;
 import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.service.UnauthorizedException.Reason;
+import io.github.idworker.service.redis.RedisRequestGate;
 import io.github.idworker.signing.RequestSigner;
 import io.github.idworker.test.redis.RedisClusterSupport;
 import io.github.idworker.test.redis.RedisTestClients;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.MigrateParams;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +39,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * refuse its replay; then Redis loses the nonce — killed and restarted empty, or a replica promoted that never got
  * the nonce's write — and the replay is still refused ({@link Reason#STORE_RESET}), as is a fresh call stamped
  * before the new identity's start plus the reset guard (2 s here); fresh calls stamped after it are admitted again.
- * Before the fix, the replay was admitted after the loss.
+ * Before the fix, the replay was admitted after the loss. A restart that lost nothing (append-only file) or a
+ * resharding that moved the keys along refuses no correctly timed call once the guard has passed since the restart
+ * (at once after a resharding); before that fix, each application's first call after it started a guard of its own.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class RequestGateStoreLossTest {
@@ -48,6 +54,7 @@ class RequestGateStoreLossTest {
     private Path dir;
     private final List<Process> servers = new ArrayList<>();
     private final List<RedisRequestGateStore> stores = new ArrayList<>();
+    private final List<UnifiedJedis> clients = new ArrayList<>();
     private JdbcAppStoreStore db;
     private ServiceApps apps;
     private ServiceApp demo;
@@ -70,6 +77,7 @@ class RequestGateStoreLossTest {
         try {
             apps.close();
             closeStores();
+            clients.forEach(UnifiedJedis::close);
         } finally {
             db.close();
             for (Process server : servers) {
@@ -92,6 +100,21 @@ class RequestGateStoreLossTest {
         return server;
     }
 
+    /**
+     * An instance of the service over the Redis on {@code port} under {@code prefix}, with a client of its own. Its
+     * keys are not deleted: they go with the test's own server.
+     */
+    private RequestAuthenticator instanceOn(int port, String prefix) {
+        UnifiedJedis client = RedisTestClients.standalone("127.0.0.1", port);
+        clients.add(client);
+        return new RequestAuthenticator(apps, new RedisRequestGate(new JedisScriptExecutor(client), prefix), WINDOW,
+                RequestAuthenticator.DEFAULT_CLOCK_TOLERANCE, GUARD, System::currentTimeMillis);
+    }
+
+    private static String newPrefix() {
+        return "idworker-test-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
     /** Two instances of the service over the Redis on {@code port}, each with a client of its own. */
     private List<RequestAuthenticator> instancesOn(int port) {
         RedisRequestGateStore store = new RedisRequestGateStore(() -> RedisTestClients.standalone("127.0.0.1", port));
@@ -112,6 +135,15 @@ class RequestGateStoreLossTest {
 
     private static void admitted(RequestAuthenticator instance, Map<String, String> call) {
         assertThat(instance.authenticate("GET", PATH, QUERY, call::get, "user", 3).appKey()).isNotBlank();
+    }
+
+    /** Admitted, or an assertion failure naming the reason it was refused. */
+    private static void admittedAtOnce(RequestAuthenticator instance, Map<String, String> call) {
+        try {
+            admitted(instance, call);
+        } catch (UnauthorizedException e) {
+            throw new AssertionError("refused: " + e.getReason(), e);
+        }
     }
 
     private static void refused(RequestAuthenticator instance, Map<String, String> call, Reason reason) {
@@ -166,6 +198,87 @@ class RequestGateStoreLossTest {
         assertThat(first).as("stamped at least the guard after the restart").isGreaterThanOrEqualTo(
                 killedAt + GUARD.toMillis());
         refused(after.get(0), captured, Reason.STORE_RESET);
+    }
+
+    /**
+     * A planned restart with persistence (append-only file) keeps the nonces, yet draws a new identity: the
+     * application's first call after the restart — however late it comes — must not start a new guard of its own.
+     * Once the guard has passed since the restart, a freshly stamped call is admitted on its first try; calls
+     * stamped before the restart plus the guard, the replay among them, stay refused. Before the fix, the first call
+     * after the restart started the guard then: the fresh call was refused ({@code STORE_RESET}) for the whole guard
+     * counted from it.
+     */
+    @Test
+    void aCorrectCallIsAdmittedOnceTheGuardHasPassedSinceARestartWithPersistence() throws Exception {
+        int port = RedisClusterSupport.freePort();
+        List<String> aof = List.of("--appendonly", "yes", "--appendfsync", "always");
+        Process redis = RedisClusterSupport.startServer(RedisClusterSupport.redisServerBinary(), port, dir, aof);
+        servers.add(redis);
+        String prefix = newPrefix();
+        RequestAuthenticator before = instanceOn(port, prefix);
+        firstFreshCallAdmitted(before);
+        Map<String, String> captured = signed(System.currentTimeMillis());
+        admitted(before, captured);
+        refused(before, captured, Reason.REPLAY);
+
+        long restartedAt = System.currentTimeMillis();
+        RedisClusterSupport.kill(redis);
+        servers.remove(redis);
+        servers.add(RedisClusterSupport.startServer(RedisClusterSupport.redisServerBinary(), port, dir, aof));
+        RequestAuthenticator after = instanceOn(port, prefix);
+        try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+            assertThat(jedis.keys("*" + captured.get(RequestSigner.NONCE))).as("the nonce reloaded from the AOF")
+                    .hasSize(1);
+            assertThat(jedis.hget("{" + prefix + ":app:" + demo.appKey() + "}:epoch",
+                    "id")).as("the marker of the identity before the restart, reloaded")
+                    .isNotNull().isNotEqualTo(replId(jedis));
+        }
+
+        // past the guard since the restart: the process start is rounded up a second, and a second more for slack
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(
+                Math.max(0, restartedAt + GUARD.toMillis() + 2_000 - System.currentTimeMillis())));
+        refused(after, signed(restartedAt + GUARD.toMillis() - 500), Reason.STORE_RESET);
+        admittedAtOnce(after, signed(System.currentTimeMillis()));
+        refused(after, captured, Reason.STORE_RESET);
+        refused(instanceOn(port, prefix), captured, Reason.STORE_RESET);
+    }
+
+    /**
+     * A resharding moves the application's keys (marker and nonces together, one hash tag) to a node that has run
+     * longer: a fresh call is admitted there at once and the replay is refused (its nonce moved along); a call
+     * stamped before the first node's start plus the guard stays refused (the marker's start is kept: nonces recorded
+     * before it may have been lost on the first node). Before the fix, the node started a new guard: 401s for the
+     * whole guard with nothing lost.
+     */
+    @Test
+    void aReshardingThatMovesTheKeysRefusesNoCorrectCall() throws Exception {
+        int portB = RedisClusterSupport.freePort();
+        startRedis(portB);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3_000)); // B's process starts well before A's
+        int portA = RedisClusterSupport.freePort();
+        long aStartedAt = System.currentTimeMillis();
+        startRedis(portA);
+        String prefix = newPrefix();
+        RequestAuthenticator onA = instanceOn(portA, prefix);
+        firstFreshCallAdmitted(onA);
+        Map<String, String> captured = signed(System.currentTimeMillis());
+        admitted(onA, captured);
+
+        try (Jedis a = new Jedis("127.0.0.1", portA)) {
+            String[] keys = a.keys("{" + prefix + ":app:" + demo.appKey() + "}:*").toArray(String[]::new);
+            assertThat(keys).as("marker and nonces").hasSizeGreaterThanOrEqualTo(2);
+            assertThat(a.migrate("127.0.0.1", portB, 0, 5_000, new MigrateParams(), keys)).isEqualTo("OK");
+        }
+        RequestAuthenticator onB = instanceOn(portB, prefix);
+        refused(onB, signed(aStartedAt + GUARD.toMillis() - 500), Reason.STORE_RESET);
+        admittedAtOnce(onB, signed(System.currentTimeMillis()));
+        refused(onB, captured, Reason.REPLAY);
+    }
+
+    private static String replId(Jedis jedis) {
+        String info = jedis.info("replication");
+        int i = info.indexOf("master_replid:") + "master_replid:".length();
+        return info.substring(i, info.indexOf('\r', i));
     }
 
     /**

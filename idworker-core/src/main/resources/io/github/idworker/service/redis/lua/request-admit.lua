@@ -41,17 +41,27 @@ local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
 local epoch = redis.call('HMGET', KEYS[3], 'id', 'start')
 local start = tonumber(epoch[2])
 if epoch[1] ~= identity or not start then
-  -- A marker of another identity: the nonces it vouched for may be gone since this identity began, which may be
-  -- a moment ago, so the identity starts now. No marker (a new application, or one whose keys were all lost):
-  -- when this Redis never was a replica since it started (master_replid2 unset), nothing of its data was lost
-  -- since its start, so the identity starts then (rounded up); else now.
+  -- No marker (a new application, or one whose keys were all lost) or a marker of another identity (this Redis
+  -- restarted, with or without persistence: a restarted master always draws a new id; a replica was promoted;
+  -- or a resharding moved the slot here from another node, marker and nonces together).
+  -- When this Redis never was a replica since it started (master_replid2 all zeros), nothing of its data was
+  -- lost since its process started: every nonce it recorded since then is still here, and every nonce lost with
+  -- an earlier incarnation was recorded before this process started. So the identity starts at the process
+  -- start, rounded up a second (uptime_in_seconds is truncated: the start is never taken earlier than the real
+  -- one), and a restart refuses calls for at most the guard after it, for every application alike, however late
+  -- its first call comes. A foreign marker keeps its own start when that is later: after a resharding its
+  -- identity vouched for the nonces only since then (on the node the slot came from), so calls stamped before it
+  -- plus the guard stay refused here too.
+  -- After a promotion (master_replid2 set) this Redis may lack the last writes of the master it replaced, at any
+  -- time before now: the identity starts now.
   start = nowMs
-  if not epoch[1] then
-    local j = string.find(info, 'master_replid2:', 1, true)
-    if string.sub(info, j + 15, j + 54) == string.rep('0', 40) then
-      local up = string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)')
-      if up then
-        start = (tonumber(now[1]) - tonumber(up) + 1) * 1000
+  local j = string.find(info, 'master_replid2:', 1, true)
+  if string.sub(info, j + 15, j + 54) == string.rep('0', 40) then
+    local up = string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)')
+    if up then
+      start = (tonumber(now[1]) - tonumber(up) + 1) * 1000
+      if epoch[1] and tonumber(epoch[2]) and tonumber(epoch[2]) > start then
+        start = tonumber(epoch[2])
       end
     end
   end

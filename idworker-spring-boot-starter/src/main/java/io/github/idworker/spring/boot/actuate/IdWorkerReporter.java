@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Builds the {@link IdWorkerReport} of the context's generators, for the {@code idworker} endpoint and the
  * health indicators, from memory only: it never calls Redis or the database, so it answers at once while a store
- * is down. Every entry is what this node saw last; the shared stores may have moved on.
+ * is down. Every entry is what this node saw last; the shared stores may have moved on. A failure is published as
+ * its class name, time and {@code errorId} only ({@link PublishedFailures}); its message is in the log.
  */
 public class IdWorkerReporter {
 
@@ -51,7 +52,7 @@ public class IdWorkerReporter {
                     lease == null ? null : Instant.ofEpochMilli(lease.floorMillis()).toString(),
                     lease == null ? null : Instant.ofEpochMilli(lease.highWaterMillis()).toString(),
                     lease == null ? null : s.millisToHighWater(), w.holder(), s.leaseSwitches(), s.fenceTrips(),
-                    w.issuedCount(), s.lastRenewalFailure()));
+                    w.issuedCount(), PublishedFailures.publishRenewal("worker " + e.getKey(), s.lastRenewalFailure())));
         }
         return out;
     }
@@ -76,7 +77,9 @@ public class IdWorkerReporter {
             out.add(new IdWorkerReport.SegmentTag(s.tag(),
                     c == null ? null : new IdWorkerReport.Range(c.firstId(), c.lastId(), s.next()),
                     s.prefetched() != null, s.step(), s.remaining(), s.loading(), s.issued(), s.refills(),
-                    millis(s.refillNanos()), s.failedRefills(), s.waits(), s.lastFailure(), text(s.lastFailureAt())));
+                    millis(s.refillNanos()), s.failedRefills(), s.waits(),
+                    PublishedFailures.publish("segment " + s.tag(), s.lastFailure(), s.lastFailureAt()),
+                    text(s.lastFailureAt())));
         });
         return out;
     }
@@ -90,7 +93,8 @@ public class IdWorkerReporter {
             out.add(new IdWorkerReport.Sequence(s.tag(), s.rangeKey(), s.lastIssued(),
                     r == null ? null : new IdWorkerReport.Range(r.firstId(), r.lastId(), null), s.issued(),
                     s.scriptCalls(), s.coalescedCalls(), s.installedAhead(), s.refills(), millis(s.refillNanos()), s.discardedRanges(), s.waits(), s.failing(),
-                    s.lastFailure(), text(s.lastFailureAt())));
+                    PublishedFailures.publish("sequence " + s.tag(), s.lastFailure(), s.lastFailureAt()),
+                    text(s.lastFailureAt())));
         }
         return out;
     }
@@ -102,7 +106,8 @@ public class IdWorkerReporter {
             for (SerialRuleStatus s : e.getValue().ruleStatuses()) {
                 out.add(new IdWorkerReport.SerialRule(s.rule(), e.getKey(), s.store(), s.period(), s.stock(),
                         s.issued(), s.refills(), millis(s.refillNanos()), s.lastRefillSize(), s.waits(), s.failing(),
-                        s.lastFailure(), text(s.lastFailureAt())));
+                        PublishedFailures.publish("serial rule " + s.rule(), s.lastFailure(), s.lastFailureAt()),
+                        text(s.lastFailureAt())));
             }
         }
         return out;
@@ -115,7 +120,11 @@ public class IdWorkerReporter {
             for (PoolSnapshot p : pools.snapshots()) {
                 out.add(new IdWorkerReport.Pool(p.entity(), p.level(), text(p.levelAt()), p.thresholdLevel(),
                         p.maxPoolSize(), p.checkInterval().toMillis(), text(p.checkedAt()), p.lastCheckOk(),
-                        p.lastCheckFailure(), p.stale(), p.takeFailing(), p.lastTakeFailure(), p.issued(), p.refills(),
+                        PublishedFailures.publish("pool " + p.entity() + " refill check", p.lastCheckFailure(),
+                                p.checkedAt()),
+                        p.stale(), p.takeFailing(),
+                        PublishedFailures.publish("pool " + p.entity() + " take", p.lastTakeFailure(), null),
+                        p.issued(), p.refills(),
                         millis(p.refillNanos()), p.emptyRefusals(), p.rateLimited()));
             }
         }

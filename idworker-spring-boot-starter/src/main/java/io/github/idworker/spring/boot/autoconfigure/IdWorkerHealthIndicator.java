@@ -3,6 +3,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.WorkerStatus;
+import io.github.idworker.spring.boot.actuate.PublishedFailures;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -20,7 +21,8 @@ import java.util.TreeMap;
  *
  * <p>Details per worker bean: namespace, state, worker id, lease floor and high-water, milliseconds left to the
  * high-water (how long the worker survives a centre outage from now), lease switches, fence trips and the last
- * renewal failure since the last good renewal. A failed renewal with time left stays UP: identifiers are still
+ * renewal failure since the last good renewal (its class, time and {@code errorId}; the message is logged under that
+ * id). A failed renewal with time left stays UP: identifiers are still
  * safe and keep coming; the failure shows in the details.
  */
 public class IdWorkerHealthIndicator implements HealthIndicator {
@@ -39,12 +41,12 @@ public class IdWorkerHealthIndicator implements HealthIndicator {
         for (Map.Entry<String, AbstractIdWorker> e : workers.entrySet()) {
             WorkerStatus status = e.getValue().status();
             allIssuing &= status.canIssue();
-            details.put(e.getKey(), describe(status));
+            details.put(e.getKey(), describe(e.getKey(), status));
         }
         return (allIssuing ? Health.up() : Health.down()).withDetails(details).build();
     }
 
-    private static Map<String, Object> describe(WorkerStatus status) {
+    private static Map<String, Object> describe(String bean, WorkerStatus status) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("namespace", status.namespace());
         d.put("state", status.state());
@@ -58,7 +60,8 @@ public class IdWorkerHealthIndicator implements HealthIndicator {
         d.put("leaseSwitches", status.leaseSwitches());
         d.put("fenceTrips", status.fenceTrips());
         if (status.lastRenewalFailure() != null) {
-            d.put("lastRenewalFailure", status.lastRenewalFailure());
+            // class, time and errorId only: the message names the centre's host, table or key (PublishedFailures)
+            d.put("lastRenewalFailure", PublishedFailures.publishRenewal("worker " + bean, status.lastRenewalFailure()));
         }
         return d;
     }

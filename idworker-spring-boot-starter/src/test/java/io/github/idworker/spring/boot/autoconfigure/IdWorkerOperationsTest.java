@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -27,6 +28,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import redis.embedded.RedisServer;
@@ -37,10 +40,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,6 +59,7 @@ import static org.awaitility.Awaitility.await;
  * endpoint and health read memory only: with Redis stopped and H2 shut down they answer at once, and go DOWN only
  * where memory says a mode can no longer issue.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class IdWorkerOperationsTest {
 
     private RedisServer redis;
@@ -245,7 +253,7 @@ class IdWorkerOperationsTest {
     }
 
     @Test
-    void healthIsUpForEveryModeAndGoesDownFromMemoryOnceTheStoresAreGone() {
+    void healthIsUpForEveryModeAndGoesDownFromMemoryOnceTheStoresAreGone(CapturedOutput output) {
         allModes().run(context -> {
             issueFromEveryMode(context, segmentTag, sequenceTag, rule, entity);
             Map<String, HealthIndicator> health = Map.of(
@@ -280,6 +288,29 @@ class IdWorkerOperationsTest {
             IdWorkerReport report = quick(endpoint::report);
             assertThat(report.sequences().get(0).lastFailure()).isNotNull();
             assertThat(report.pools().get(0).takeFailing()).isTrue();
+
+            // what the endpoint and the health details publish of these failures: class, time, errorId; never the
+            // Redis host:port, the JDBC URL or a table — those are in the log, under the errorId
+            JsonMapper json = JsonMapper.builder().build();
+            StringBuilder published = new StringBuilder(json.writeValueAsString(quick(endpoint::report)));
+            health.values().forEach(h -> published.append(json.writeValueAsString(quick(h::health).getDetails())));
+            assertThat(published.toString()).doesNotContain(":" + redisPort).doesNotContain("jdbc:")
+                    .doesNotContainIgnoringCase("idworker_segment").doesNotContainIgnoringCase("idworker_serial")
+                    .doesNotContainIgnoringCase("idworker_pool").doesNotContain("SQL statement");
+            Matcher ids = Pattern.compile("errorId ([0-9a-f]{16})").matcher(published);
+            Set<String> errorIds = new HashSet<>();
+            while (ids.find()) {
+                errorIds.add(ids.group(1));
+            }
+            assertThat(errorIds).as("an errorId per failure published").hasSizeGreaterThanOrEqualTo(4);
+            String log = output.getAll();
+            for (String id : errorIds) {
+                assertThat(log.lines().filter(l -> l.contains("errorId " + id + ":"))).as("logged once: " + id)
+                        .hasSize(1);
+            }
+            assertThat(log.lines().filter(l -> errorIds.stream().anyMatch(id -> l.contains("errorId " + id + ":")))
+                    .anyMatch(l -> l.contains(":" + redisPort) || l.contains("jdbc:")))
+                    .as("the log holds the causes: Redis host:port, JDBC URL").isTrue();
         });
     }
 
