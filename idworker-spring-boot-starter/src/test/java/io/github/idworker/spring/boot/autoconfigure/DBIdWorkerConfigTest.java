@@ -123,7 +123,7 @@ class DBIdWorkerConfigTest {
                         "idworker.snowflake.timestamp-bits=42", "idworker.snowflake.worker-bits=8",
                         "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=system",
                         "idworker.snowflake.on-large-backward-step=fail", "idworker.snowflake.max-backward=5ms",
-                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms",
+                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms", "idworker.lease.loss-guard=3010ms",
                         "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always",
                         "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s")
                 .run(context -> {
@@ -322,7 +322,7 @@ class DBIdWorkerConfigTest {
     void theJdbcTimeoutsDefaultToTwoAndFiveSecondsBelowTheDefaultHeartbeat() {
         // the JDBC timeouts as they default; a lease just long enough for them, so the first borrow waits 4 s
         withDefaults(TestNames.h2Url(), TestNames.namespace()).withPropertyValues("idworker.lease.ttl=4100ms",
-                "idworker.lease.heartbeat-interval=2050ms", "idworker.lease.max-skew=10ms").run(context -> {
+                "idworker.lease.heartbeat-interval=2050ms", "idworker.lease.max-skew=10ms", "idworker.lease.loss-guard=4110ms").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(JdbcSequenceManager.class).timeouts()).isEqualTo(JdbcTimeouts.defaults());
             assertThat(JdbcTimeouts.defaults().statementTimeout()).as("below the default heartbeat, a third of the ttl")

@@ -67,7 +67,7 @@ class IdWorkerHealthTest {
 
     @Test
     void downOnceTheCentreStopsRenewingAndTheHighWaterPasses() {
-        db("idworker.lease.ttl=4s", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=2s",
+        db("idworker.lease.ttl=4s", "idworker.lease.loss-guard=4010ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=2s",
                 "idworker.jdbc.table=idworker_health_slot").run(context -> {
             HealthIndicator indicator = context.getBean("idWorkerHealthIndicator", HealthIndicator.class);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);

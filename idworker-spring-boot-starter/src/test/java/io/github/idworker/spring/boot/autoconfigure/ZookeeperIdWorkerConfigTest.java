@@ -46,7 +46,7 @@ class ZookeeperIdWorkerConfigTest {
     private final String basePath = EmbeddedZookeeper.basePath();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withPropertyValues("idworker.lease.ttl=900ms", "idworker.lease.max-skew=50ms",
+            .withPropertyValues("idworker.lease.ttl=900ms", "idworker.lease.max-skew=50ms", "idworker.lease.loss-guard=950ms",
                     "idworker.zookeeper.operation-timeout=200ms", "idworker.zookeeper.base-path=" + basePath);
 
     @Configuration(proxyBeanMethods = false)
