@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)} over a real ZooKeeper server in this JVM (Curator's
  * TestingServer), each test under a base path of its own, deleted afterwards. A short ttl keeps the first
- * borrow of each fresh namespace, which waits ttl + max-skew by design, short.
+ * borrow of each fresh namespace, which waits the loss guard by design, short.
  */
 class ZookeeperIdWorkerConfigTest {
 
