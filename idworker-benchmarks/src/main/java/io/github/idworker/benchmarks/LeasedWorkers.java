@@ -7,6 +7,7 @@ import io.github.idworker.snowflake.SnowflakeLayout;
 import io.github.idworker.snowflake.WorkerOptions;
 import org.h2.jdbcx.JdbcDataSource;
 
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -34,6 +35,8 @@ final class LeasedWorkers {
         WorkerOptions options = WorkerOptions.builder()
                 .namespace("bench-" + UUID.randomUUID().toString().substring(0, 8))
                 .layout(layout)
+                // the default ttl + max-skew: a new namespace's first borrow waits it, not the default 30 s
+                .lossGuard(Duration.ofSeconds(16))
                 .clock(MillisClock.SYSTEM)
                 .shutdownHook(false)
                 .build();

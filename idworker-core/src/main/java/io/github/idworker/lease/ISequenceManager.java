@@ -25,6 +25,10 @@ import io.github.idworker.WorkerIdExhaustedException;
  *   <li><b>Pinned layout.</b> The first borrow of a namespace stores {@link LeaseRequest#layout()} with it; a
  *       later borrow with another layout throws {@link io.github.idworker.LayoutMismatchException} and claims
  *       nothing.</li>
+ *   <li><b>Loss guard never lowered.</b> The centre keeps the largest {@link LeaseRequest#lossGuard()} of a
+ *       namespace with it and uses it for every floor after a loss; while it keeps it, a borrow with a smaller one
+ *       throws {@link io.github.idworker.LossGuardLoweredException} ({@link LeaseRequest#refuseIfBelow}) and
+ *       claims nothing.</li>
  *   <li><b>Loss detected per record.</b> A slot whose record is missing although the namespace existed before
  *       (an evicted key, a deleted row) is treated as lost data: its floor is at least the centre's clock +
  *       {@link LeaseRequest#lossGuardMillis()}. A generation marker lives in the same key or row as the data it

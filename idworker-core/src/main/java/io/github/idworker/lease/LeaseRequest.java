@@ -1,6 +1,7 @@
 package io.github.idworker.lease;
 
 import io.github.idworker.ClockAheadOfCentreException;
+import io.github.idworker.LossGuardLoweredException;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -18,9 +19,15 @@ import java.util.Objects;
  * @param pid the worker's process id, for humans
  * @param layout the canonical form of the worker's identifier layout ({@code SnowflakeLayout#pinned()}); the
  *        centre stores it with the namespace at its first borrow and refuses a borrow whose layout differs
+ * @param lossGuard how far above its clock a centre sets the floors of records it lost
+ *        ({@code idworker.lease.loss-guard}); at least {@code ttl + maxSkew}, the most by which a high-water may
+ *        exceed the centre's clock when it is stored (DESIGN rule 13). Fixed by configuration rather than derived
+ *        from the ttl, so a worker with a short ttl that borrows first after a loss still sets floors above the
+ *        high-waters of holders with a longer one. Centres store the largest one of a namespace and refuse a
+ *        smaller one while they keep it ({@link #refuseIfBelow})
  */
 public record LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
-                           Duration maxSkew, String host, long pid, String layout) {
+                           Duration maxSkew, String host, long pid, String layout, Duration lossGuard) {
 
     public LeaseRequest {
         Objects.requireNonNull(namespace, "namespace");
@@ -40,7 +47,22 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
         if (ttl.toMillis() < 1) {
             throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
         }
+        Objects.requireNonNull(lossGuard, "lossGuard");
+        if (lossGuard.toMillis() < ttl.toMillis() + maxSkew.toMillis()) {
+            throw new IllegalArgumentException("lossGuard must be at least ttl + maxSkew (" + ttl + " + " + maxSkew
+                    + "), was " + lossGuard);
+        }
         host = host == null ? "" : host;
+    }
+
+    /**
+     * A request whose loss guard is its own {@code ttl + maxSkew}: the smallest safe one, for callers (tools,
+     * tests) whose every worker of the namespace uses the same ttl and max-skew. Workers pass the configured one.
+     */
+    public LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
+                        Duration maxSkew, String host, long pid, String layout) {
+        this(namespace, slotCount, owner, ttl, workerNowMillis, maxSkew, host, pid, layout,
+                Objects.requireNonNull(ttl, "ttl").plus(Objects.requireNonNull(maxSkew, "maxSkew")));
     }
 
     /**
@@ -56,15 +78,29 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
                 workerNowMillis, centreMillis, maxSkew.toMillis());
     }
 
-    /** The guard a centre adds to its clock for a record it lost: {@code ttl + maxSkew} in milliseconds. */
+    /** The guard a centre adds to its clock for a record it lost: {@link #lossGuard()} in milliseconds. */
     public long lossGuardMillis() {
-        return ttl.toMillis() + maxSkew.toMillis();
+        return lossGuard.toMillis();
+    }
+
+    /**
+     * Refuses this borrow when the namespace's stored loss guard, the largest any of its borrowers asked for, is
+     * larger than this request's: floors this worker would set after a loss would lie below high-waters the
+     * namespace's other workers may store. Centres call it while they still keep the namespace's record, before
+     * they claim anything; across a loss of that record it cannot be detected.
+     *
+     * @throws LossGuardLoweredException naming {@code idworker.lease.loss-guard} and both values
+     */
+    public void refuseIfBelow(long storedGuardMillis) {
+        if (lossGuardMillis() < storedGuardMillis) {
+            throw new LossGuardLoweredException(namespace, storedGuardMillis, lossGuardMillis());
+        }
     }
 
     /**
      * The first high-water of a lease on a slot whose stored high-water is {@code floorMillis}:
      * {@code max(floor + 1, now + ttl)}. It never exceeds the borrower's clock by more than the ttl unless the
-     * floor does, so a floor a centre derives later from its own clock ({@code now + ttl + skew}, after data
+     * floor does, so a floor a centre derives later from its own clock ({@code now + lossGuard}, after data
      * loss) always lies above every high-water stored before. A floor ahead of the clock yields a lease of one
      * millisecond, renewed as soon as the worker reaches it.
      */

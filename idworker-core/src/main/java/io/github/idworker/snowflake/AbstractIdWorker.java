@@ -622,8 +622,9 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         long ttl = options.leaseTtl().toMillis();
         WorkerLease lease = manager.borrow(new LeaseRequest(options.namespace(), layout.workerCapacity(),
                 UUID.randomUUID().toString(), options.leaseTtl(), clock.millis(), options.maxSkew(), HOST,
-                PID, layout.pinned()));
-        long maxWaitNanos = (ttl + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
+                PID, layout.pinned(), options.lossGuard()));
+        // a floor lies at most the loss guard ahead of the centre's clock, and this clock within max-skew of it
+        long maxWaitNanos = (options.lossGuard().toMillis() + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
         long started = System.nanoTime();
         long ahead = lease.floorMillis() - clock.millis();
         if (ahead >= 0) {
@@ -671,7 +672,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         return aheadMillis > ttlMillis
                 ? "the centre holds no record of this worker id's past (a namespace new to this centre, or its data "
                         + "was lost or evicted), so no ID is issued until any holder it may have forgotten has reached "
-                        + "the end of its lease: ttl + max-skew = " + options.leaseTtl().plus(options.maxSkew())
+                        + "the end of its lease: idworker.lease.loss-guard = " + options.lossGuard()
                 : "an earlier holder of the worker id may have issued IDs up to it";
     }
 

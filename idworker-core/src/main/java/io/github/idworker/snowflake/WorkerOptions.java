@@ -19,6 +19,7 @@ public final class WorkerOptions {
     private final Duration maxBackward;
     private final BackwardsPolicy backwardsPolicy;
     private final Duration maxSkew;
+    private final Duration lossGuard;
     private final Duration fenceWait;
     private final MillisClock clock;
     private final boolean renewAutomatically;
@@ -32,6 +33,7 @@ public final class WorkerOptions {
         this.maxBackward = b.maxBackward;
         this.backwardsPolicy = b.backwardsPolicy;
         this.maxSkew = b.maxSkew;
+        this.lossGuard = b.lossGuard;
         this.fenceWait = b.fenceWait;
         this.clock = b.clock;
         this.renewAutomatically = b.renewAutomatically;
@@ -70,6 +72,15 @@ public final class WorkerOptions {
         return maxSkew;
     }
 
+    /**
+     * How far above its clock a centre sets the floors of records it lost ({@code idworker.lease.loss-guard}); at
+     * least {@code leaseTtl + maxSkew}. Every worker of a namespace must use the same one (or a later one a larger):
+     * see {@link Builder#lossGuard}.
+     */
+    public Duration lossGuard() {
+        return lossGuard;
+    }
+
     public Duration fenceWait() {
         return fenceWait;
     }
@@ -97,6 +108,9 @@ public final class WorkerOptions {
         return namespace != null && NAMESPACE.matcher(namespace).matches();
     }
 
+    /** The default {@link Builder#lossGuard}: the default ttl (15 s) + max-skew (1 s), with room to raise either. */
+    public static final Duration DEFAULT_LOSS_GUARD = Duration.ofSeconds(30);
+
     /** Collects settings; {@link #build()} validates them. */
     public static final class Builder {
         private String namespace = "default";
@@ -106,6 +120,7 @@ public final class WorkerOptions {
         private Duration maxBackward = Duration.ofMillis(10);
         private BackwardsPolicy backwardsPolicy = BackwardsPolicy.SWITCH_WORKER;
         private Duration maxSkew = Duration.ofSeconds(1);
+        private Duration lossGuard = DEFAULT_LOSS_GUARD;
         private Duration fenceWait = Duration.ofSeconds(2);
         private MillisClock clock = MillisClock.SYSTEM;
         private boolean renewAutomatically = true;
@@ -147,6 +162,21 @@ public final class WorkerOptions {
 
         public Builder maxSkew(Duration maxSkew) {
             this.maxSkew = maxSkew;
+            return this;
+        }
+
+        /**
+         * The loss guard: after a loss of the centre's data (a Redis restart without persistence, a wiped table),
+         * the first borrower sets every floor to the centre's clock + this. A high-water is stored at most
+         * {@code ttl + maxSkew} ahead of the centre's clock (DESIGN rule 13), so it must be at least that, for
+         * every worker of the namespace: a value fixed by configuration, not derived from the ttl, keeps the floor
+         * above every holder's high-water even when workers of one namespace differ in ttl or max-skew (a rolling
+         * change). A namespace's centre keeps the largest and refuses a smaller one while it keeps the namespace's
+         * record; across a loss it cannot, so never lower it for a namespace: use a new namespace. A new
+         * namespace's first borrow waits this long. Default 30 s.
+         */
+        public Builder lossGuard(Duration lossGuard) {
+            this.lossGuard = lossGuard;
             return this;
         }
 
@@ -198,6 +228,15 @@ public final class WorkerOptions {
                         "must be at most 1s (longer steps move the worker to another worker id), was " + maxBackward);
             }
             notNegative(maxSkew, "idworker.lease.max-skew");
+            positive(lossGuard, "idworker.lease.loss-guard");
+            if (lossGuard.compareTo(leaseTtl.plus(maxSkew)) < 0) {
+                throw new IdWorkerConfigurationException("idworker.lease.loss-guard", "idworker.lease.ttl ("
+                        + leaseTtl + ") + idworker.lease.max-skew (" + maxSkew + ") must be at most "
+                        + "idworker.lease.loss-guard (" + lossGuard + "): after a loss of the centre's data the "
+                        + "floors lie the loss guard above its clock, and a high-water may lie ttl + max-skew above "
+                        + "it. Raise idworker.lease.loss-guard (to the same value on every worker of the "
+                        + "namespace) or lower the others.");
+            }
             positive(fenceWait, "idworker.lease.fence-wait");
             Objects.requireNonNull(backwardsPolicy, "idworker.snowflake.on-large-backward-step");
             Objects.requireNonNull(clock, "clock");

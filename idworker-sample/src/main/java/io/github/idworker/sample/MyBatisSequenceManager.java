@@ -42,7 +42,7 @@ import java.util.function.Supplier;
  *   <li>Clock: read the database clock; a worker clock more than max-skew ahead of it is refused with
  *       {@link ClockAheadOfCentreException} before anything is written (DESIGN rule 13).</li>
  *   <li>Pin: read the namespace record. Without one, insert it with the request's layout and loss guard
- *       ({@code ttl + max-skew}) and {@code slots_created} 0, or the slot count when the namespace already has
+ *       ({@code idworker.lease.loss-guard}; a smaller one than the stored is refused) and {@code slots_created} 0, or the slot count when the namespace already has
  *       slot rows (written before the record existed: any of them may have been lost); a duplicate key means
  *       another borrower pinned it, so read again. Another layout is a {@link LayoutMismatchException}, and
  *       nothing is claimed. A larger guard raises the stored one; the larger of the two is the guard.</li>
@@ -56,7 +56,7 @@ import java.util.function.Supplier;
  *   <li>Claim a row with one conditional {@code UPDATE} that also matches the high-water read in step 3; one row
  *       updated means it is ours and that high-water is the floor. Claim a fresh slot id by moving
  *       {@code slots_created} past it with a compare-and-set and inserting its row (floor: the record's
- *       {@code created_at} + guard, so the first borrows of a namespace wait about {@code ttl + max-skew}) in the
+ *       {@code created_at} + guard, so the first borrows of a namespace wait about the loss guard) in the
  *       same transaction, so no borrower sees the counter past an id whose row is not there yet; a lost
  *       compare-and-set retries with the counter's new value. Every claim stores the first high-water
  *       ({@link LeaseRequest#firstHighWater(long)}).</li>
@@ -163,6 +163,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
             if (!record.getLayout().equals(r.layout())) {
                 throw new LayoutMismatchException(ns, record.getLayout(), r.layout());
             }
+            r.refuseIfBelow(record.getGuardMs());
             if (guard > record.getGuardMs()) {
                 call("raise the loss guard", () -> mapper.raiseGuard(ns, guard));
             }
@@ -192,7 +193,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
             try {
                 call("restore worker id " + lost, () -> mapper.restore(now, r.namespace(), lost, guard));
                 log.warn("Worker id {} of namespace '{}' had lost its row in table {}; restored it free with a "
-                                + "high-water {} ms (ttl + max-skew) after the database clock, above anything its "
+                                + "high-water {} ms (the loss guard) after the database clock, above anything its "
                                 + "last holder may have issued", lost, r.namespace(), TABLE, guard);
             } catch (DuplicateKeyException e) {
                 // another borrower restored it first

@@ -66,7 +66,7 @@ abstract class AbstractExternalProfileTest {
     ConfigurableApplicationContext startWith(String[] profiles, List<String> datasourceArguments) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
-                "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms",
+                "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms", "--idworker.lease.loss-guard=2100ms",
                 "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.initialize-schema=always", "--idworker.service.initialize-schema=always"));
         arguments.addAll(datasourceArguments);

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 // a short lease: a fresh namespace's first borrow waits ttl + max-skew by design (16 s with the profile's 15 s)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"idworker.namespace=t-${random.uuid}",
         "idworker.lease.ttl=2200ms", "idworker.lease.heartbeat-interval=1100ms", "idworker.lease.max-skew=50ms",
+        "idworker.lease.loss-guard=2250ms",
         "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"})
 @ActiveProfiles("db")
 class DbProfileSerialEndpointsTest extends AbstractSerialEndpointsTest {

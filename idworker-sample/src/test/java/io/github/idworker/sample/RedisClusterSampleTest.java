@@ -56,7 +56,7 @@ class RedisClusterSampleTest {
                         "--idworker.service.initialize-schema=always",
                         "--server.port=0",
                         "--idworker.namespace=" + namespace,
-                        "--idworker.lease.ttl=2s");
+                        "--idworker.lease.ttl=2s", "--idworker.lease.loss-guard=3s");
     }
 
     @Test

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The default profile: embedded Redis on a free port, {@code redisIdWorker}. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms"})
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms"})
 class RedisIdEndpointsTest extends AbstractIdEndpointsTest {
 
     @Autowired

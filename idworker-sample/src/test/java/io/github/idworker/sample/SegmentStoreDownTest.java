@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms",
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms",
         "idworker.segment.initialize-schema=always", "idworker.segment.max-wait=1s",
         // H2 over TCP is no embedded database (Spring Boot's rule), so every table the sample uses is created here
         "idworker.serial.initialize-schema=always", "idworker.pool.initialize-schema=always",

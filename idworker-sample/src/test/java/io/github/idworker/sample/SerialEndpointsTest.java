@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms",
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms",
         // a rule of this test only: numbers 1 to 3, at most 2 per call
         "idworker.serial.rules.tiny.prefix=T", "idworker.serial.rules.tiny.width=1", "idworker.serial.rules.tiny.max=3",
         "idworker.serial.rules.tiny.min-batch=1", "idworker.serial.rules.tiny.max-batch=2"})

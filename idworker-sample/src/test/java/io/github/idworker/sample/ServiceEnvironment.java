@@ -133,7 +133,7 @@ final class ServiceEnvironment implements AutoCloseable {
                 "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser,
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
                 "--idworker.redis.key-prefix=" + keyPrefix, "--idworker.namespace=" + keyPrefix,
-                "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms",
+                "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms", "--idworker.lease.loss-guard=2100ms",
                 "--idworker.segment.table=" + table("segment"), "--idworker.segment.initialize-schema=always",
                 "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",

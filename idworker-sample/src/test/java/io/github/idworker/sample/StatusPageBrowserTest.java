@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 @Tag("real-services")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms"})
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms"})
 class StatusPageBrowserTest {
 
     static final String CHROMIUM = "/usr/bin/chromium";

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.zookeeper.operation-timeout=300ms"})
+        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms", "idworker.zookeeper.operation-timeout=300ms"})
 @ActiveProfiles("zookeeper")
 class ZookeeperProfileIdEndpointsTest extends AbstractIdEndpointsTest {
 

@@ -68,6 +68,7 @@ class EmptyRestartAndSessionChurnTest {
                         .leaseTtl(Duration.ofSeconds(1))
                         .heartbeatInterval(Duration.ofMillis(250))
                         .maxSkew(Duration.ofMillis(100))
+                        .lossGuard(Duration.ofMillis(1_100))
                         .fenceWait(Duration.ofMillis(300))
                         .clock(MillisClock.SYSTEM)
                         .shutdownHook(false)

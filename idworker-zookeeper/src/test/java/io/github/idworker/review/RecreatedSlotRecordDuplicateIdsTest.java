@@ -62,6 +62,7 @@ class RecreatedSlotRecordDuplicateIdsTest {
                 .leaseTtl(TTL)
                 .heartbeatInterval(Duration.ofMillis(300))
                 .maxSkew(SKEW)
+                .lossGuard(TTL.plus(SKEW))
                 .fenceWait(Duration.ofMillis(200))
                 .clock(MillisClock.SYSTEM)
                 .renewAutomatically(renewAutomatically)

@@ -33,7 +33,8 @@ import java.util.Map;
  * Leases worker ids from two tables of a relational database (H2, MySQL, MariaDB, PostgreSQL) over a plain
  * {@link DataSource}, keeping every rule of {@link ISequenceManager}: one row per slot ({@code <table>}) and one
  * namespace record per namespace ({@code <table>_ns}) holding the pinned layout, the largest loss guard
- * ({@code ttl + max-skew}) any borrower asked for, and {@code slots_created}: slot ids below it have had a row,
+ * ({@code idworker.lease.loss-guard}) any borrower asked for (a smaller one is refused while the record exists:
+ * {@link io.github.idworker.LossGuardLoweredException}), and {@code slots_created}: slot ids below it have had a row,
  * so a missing one was lost. Every unit of work runs through {@link JdbcRunner}: apart from any transaction of
  * the caller, at READ COMMITTED, bounded by the statement and network timeouts, and expiry is judged by the
  * database's clock.
@@ -68,7 +69,7 @@ import java.util.Map;
  *       with floor {@code created_at + guard}: the record's creation time by the database clock plus the loss
  *       guard, since a record written after the namespace was lost whole (both tables' rows deleted) looks new,
  *       while a holder of the lost generation may still issue up to its high-water. Only the first borrows of a
- *       namespace wait for it (about {@code ttl + max-skew}, as on Redis and ZooKeeper). Counter and row commit together, so no reader ever sees the count without the row. A
+ *       namespace wait for it (about the loss guard, as on Redis and ZooKeeper). Counter and row commit together, so no reader ever sees the count without the row. A
  *       duplicate key there means a row already exists at that id (written by an older idworker during a rolling
  *       upgrade, or by hand): roll back, count the id as created, and read again. Each claim stores the first
  *       high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
@@ -189,6 +190,7 @@ public class JdbcSequenceManager implements ISequenceManager {
             if (!record.layout().equals(request.layout())) {
                 throw new LayoutMismatchException(ns, record.layout(), request.layout());
             }
+            request.refuseIfBelow(record.guardMillis());
             if (request.lossGuardMillis() > record.guardMillis()) {
                 raiseGuard(request);
             }

@@ -6,6 +6,7 @@ import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
+import io.github.idworker.LossGuardLoweredException;
 import io.github.idworker.WorkerIdExhaustedException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
@@ -46,8 +47,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Invariant: the effective high-water of a slot is never below any timestamp a past holder of the slot may
  * still issue, so a new holder that issues only above it cannot repeat an identifier. This holds across Redis
  * restarts without persistence, restored snapshots, failovers, eviction and records deleted by hand, as long
- * as the namespace's workers agree on ttl and skew (after a total loss the new floor is computed from the first
- * borrower's ttl + maxSkew). Worker clocks more than {@code maxSkew} ahead of the Redis clock are refused
+ * as every worker's ttl + maxSkew is at most the loss guard of the namespace's workers (after a total loss the new
+ * floor is computed from the first borrower's loss guard, {@code idworker.lease.loss-guard}). Worker clocks more than {@code maxSkew} ahead of the Redis clock are refused
  * ({@link ClockAheadOfCentreException}) by borrow and renew alike, so no stored high-water exceeds the Redis clock
  * + ttl + maxSkew at the time it was stored (DESIGN rule 13); clocks behind are safe by the fence.
  *
@@ -65,8 +66,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       borrow finds the marker missing or carrying another identity (data lost or evicted, old snapshot
  *       restored, failover), it starts a new generation: {@code id} = Redis time in microseconds, {@code ms} =
  *       Redis time, {@code floor = max(old floor + 1, now + guard)}, where {@code guard} is the largest
- *       {@code ttl + maxSkew} a borrower of the namespace asked for (this borrower's own when the marker is
- *       gone). Renew and return never start a generation; until a borrow has, they fail or do nothing, and a
+ *       loss guard a borrower of the namespace asked for (this borrower's own when the marker is gone). While
+ *       the marker survives, a borrow with a smaller loss guard than the stored one claims nothing:
+ *       {@link LossGuardLoweredException}. Renew and return never start a generation; until a borrow has, they fail or do nothing, and a
  *       later start only raises the floor.</li>
  *   <li><b>Loss per record.</b> A slot below {@code slots_created} whose field is missing (deleted by hand) is
  *       lost data: its effective high-water is {@code max(generation floor, now + guard)}. Any other slot's is
@@ -81,7 +83,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       and info. The lease's floor is the effective high-water and its generation the marker's id. No
  *       claimable slot: {@link WorkerIdExhaustedException}. The reply carries the server's
  *       {@code maxmemory-policy}; an {@code allkeys-*} policy is logged as a warning once per manager, because
- *       such a Redis may evict the namespace, after which every slot waits {@code ttl + maxSkew}.</li>
+ *       such a Redis may evict the namespace, after which every slot waits the loss guard.</li>
  *   <li><b>Renew.</b> A lease whose generation is not the current one is never renewed (after a stale restore
  *       its owner token may still be stored while a successor of the newer generation holds the slot); neither
  *       is a slot whose record is missing, owned by another token or by none. These raise
@@ -92,7 +94,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ol>
  *
  * <p>Why the floors cover every old holder: each high-water stored at Redis time {@code t} is at most
- * {@code t + ttl + maxSkew}. A renewal stores the holder's clock + ttl, a return the last issued timestamp. A
+ * {@code t + ttl + maxSkew}, at most {@code t + guard}. A renewal stores the holder's clock + ttl, a return the last issued timestamp. A
  * borrow's first high-water is {@code max(floor + 1, workerNow + ttl)} — which equals
  * {@link LeaseRequest#firstHighWater(long)} whenever the floor is behind the borrower's clock — rather than
  * {@code floor + 1 + ttl}: a floor ahead of now is either a generation floor started in an earlier millisecond
@@ -176,7 +178,8 @@ public class RedisSequenceManager implements ISequenceManager {
                 Long.toString(request.workerNowMillis()),
                 Long.toString(request.maxSkew().toMillis()),
                 info,
-                request.layout());
+                request.layout(),
+                Long.toString(request.lossGuardMillis()));
         List<Object> reply = run(BORROW, namespace, keys, args);
         String status = text(reply, 0);
         // counted from the first answer: a slow first call (a client connecting) must not use up the budget
@@ -195,6 +198,7 @@ public class RedisSequenceManager implements ISequenceManager {
             case "AHEAD" -> throw new ClockAheadOfCentreException(namespace, "borrow of a worker id",
                     request.workerNowMillis(), number(reply, 1), request.maxSkew().toMillis());
             case "LAYOUT" -> throw new LayoutMismatchException(namespace, text(reply, 1), request.layout());
+            case "GUARD" -> throw new LossGuardLoweredException(namespace, number(reply, 1), request.lossGuardMillis());
             case "OLD_LEASES" -> throw new IdWorkerConfigurationException("idworker.namespace", "namespace '"
                     + namespace + "' has " + number(reply, 1) + " live lease(s) in the keys of an earlier idworker "
                     + "version (" + keyOf(namespace, "owner") + ", " + keyOf(namespace, "expires") + "); "

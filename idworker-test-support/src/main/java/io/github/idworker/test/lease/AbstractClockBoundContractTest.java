@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * max-skew is refused with {@link ClockAheadOfCentreException}, so no stored high-water exceeds the centre's clock +
  * ttl + max-skew and no successor after a loss repeats an identifier; a clock behind is safe by the fence.
  */
-public abstract class AbstractClockBoundContractTest extends SequenceManagerKit {
+public abstract class AbstractClockBoundContractTest extends AbstractLossGuardContractTest {
 
     AbstractClockBoundContractTest() {
     }

@@ -517,7 +517,7 @@ public abstract class AbstractSequenceManagerContractTest extends AbstractClockB
         Duration ttl = Duration.ofSeconds(1);
         Duration skew = Duration.ofMillis(200);
         AbstractIdWorker a = start(store.newManager(), options(ns, layout(0), centreClock())
-                .leaseTtl(ttl).maxSkew(skew).build());
+                .leaseTtl(ttl).maxSkew(skew).lossGuard(ttl.plus(skew)).build());
         Set<Long> idsOfA = new HashSet<>();
         for (int i = 0; i < 20_000; i++) {
             idsOfA.add(a.nextId());
@@ -530,7 +530,7 @@ public abstract class AbstractSequenceManagerContractTest extends AbstractClockB
         long lossSeen = centreNow();
         MillisClock behind = () -> centreNow() - 150;
         AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), behind)
-                .leaseTtl(ttl).maxSkew(skew).build());
+                .leaseTtl(ttl).maxSkew(skew).lossGuard(ttl.plus(skew)).build());
         assertThat(b.currentLease().workerId()).isZero();
         assertThat(b.currentLease().floorMillis())
                 .isGreaterThanOrEqualTo(lastOfA)

@@ -36,6 +36,11 @@ public abstract class SequenceManagerKit {
     /** The ttl of the kit's workers: short, so a worker clock moved past its high-water is soon the centre's. */
     protected static final Duration WORKER_TTL = Duration.ofSeconds(1);
     protected static final Duration SKEW = Duration.ofMillis(500);
+    /**
+     * The loss guard of the kit's workers: their ttl + max-skew, the smallest allowed, so a new namespace's first
+     * borrow waits as little as it can. Tests that give a worker a longer ttl or max-skew raise it with them.
+     */
+    protected static final Duration WORKER_LOSS_GUARD = WORKER_TTL.plus(SKEW);
     /** How far a centre's clock may be from this JVM's on the same machine, for floors judged by the centre. */
     protected static final long CENTRE_CLOCK_TOLERANCE_MS = 50;
 
@@ -153,6 +158,7 @@ public abstract class SequenceManagerKit {
                 .layout(layout)
                 .leaseTtl(WORKER_TTL)
                 .maxSkew(SKEW)
+                .lossGuard(WORKER_LOSS_GUARD)
                 .maxBackward(Duration.ofMillis(10))
                 .backwardsPolicy(BackwardsPolicy.FAIL)
                 .fenceWait(Duration.ofMillis(200))

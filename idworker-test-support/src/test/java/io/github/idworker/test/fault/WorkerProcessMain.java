@@ -105,6 +105,7 @@ public final class WorkerProcessMain {
                         Integer.parseInt(a.getOrDefault("workerBits", "2")), 12))
                 .leaseTtl(Duration.ofMillis(ttlMs))
                 .maxSkew(Duration.ofMillis(200))
+                .lossGuard(Duration.ofMillis(ttlMs + 200))
                 .fenceWait(Duration.ofMillis(300))
                 .backwardsPolicy("fail".equals(a.get("policy")) ? BackwardsPolicy.FAIL : BackwardsPolicy.SWITCH_WORKER)
                 .clock(() -> System.currentTimeMillis() + clockOffset.get())

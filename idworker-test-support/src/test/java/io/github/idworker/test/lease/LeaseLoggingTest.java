@@ -35,7 +35,7 @@ class LeaseLoggingTest {
         try (UnifiedJedis jedis = EmbeddedRedisSupport.newClient()) {
             RedisSequenceManager manager = new RedisSequenceManager(new JedisScriptExecutor(jedis), prefix);
             WorkerOptions options = WorkerOptions.builder().namespace(namespace).leaseTtl(Duration.ofMillis(300))
-                    .maxSkew(Duration.ofMillis(100)).shutdownHook(false).build();
+                    .maxSkew(Duration.ofMillis(100)).lossGuard(Duration.ofMillis(400)).shutdownHook(false).build();
             String log = StderrLog.during(() -> {
                 try (AbstractIdWorker worker = new RedisIdWorker(manager, options).start()) {
                     worker.nextId();
@@ -43,7 +43,7 @@ class LeaseLoggingTest {
             });
             assertThat(log).containsPattern("INFO .*idworker namespace '" + namespace + "' waits \\d+ ms before it "
                     + "issues IDs with worker id 0: the worker id's floor \\S+ lies ahead of this clock, because the "
-                    + "centre holds no record of this worker id's past .*ttl \\+ max-skew = PT0.4S");
+                    + "centre holds no record of this worker id's past .*idworker.lease.loss-guard = PT0.4S");
             assertThat(log).containsPattern("INFO .*idworker namespace '" + namespace + "' borrowed worker id 0 "
                     + "\\(floor \\S+, high-water \\S+, holder \\S+ pid " + ProcessHandle.current().pid() + "\\)");
             assertThat(log).containsPattern("INFO .*idworker namespace '" + namespace + "' returned worker id 0 "
@@ -61,14 +61,14 @@ class LeaseLoggingTest {
         manager.createSchemaIfMissing();
         ManualClock clock = new ManualClock(System.currentTimeMillis());
         WorkerOptions options = WorkerOptions.builder().namespace("lost-centre").leaseTtl(Duration.ofMillis(600))
-                .clock(clock).shutdownHook(false).build();
+                .lossGuard(Duration.ofMillis(1_600)).clock(clock).shutdownHook(false).build();
         // a namespace in use for a while (created ten minutes ago by the database clock), so no first wait
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("INSERT INTO "
                 + JdbcSequenceManager.DEFAULT_TABLE + JdbcSequenceManager.NAMESPACE_TABLE_SUFFIX
                 + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, 0, ?)")) {
             ps.setString(1, "lost-centre");
             ps.setString(2, options.layout().pinned());
-            ps.setLong(3, options.leaseTtl().plus(options.maxSkew()).toMillis());
+            ps.setLong(3, options.lossGuard().toMillis());
             ps.setLong(4, System.currentTimeMillis() - 600_000);
             ps.executeUpdate();
         }

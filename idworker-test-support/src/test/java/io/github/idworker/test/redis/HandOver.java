@@ -45,6 +45,7 @@ final class HandOver {
                 .layout(LAYOUT)
                 .leaseTtl(TTL)
                 .maxSkew(SKEW)
+                .lossGuard(TTL.plus(SKEW))
                 .maxBackward(Duration.ofMillis(10))
                 .backwardsPolicy(BackwardsPolicy.FAIL)
                 .fenceWait(Duration.ofMillis(200))

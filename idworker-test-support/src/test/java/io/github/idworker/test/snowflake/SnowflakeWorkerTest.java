@@ -49,7 +49,8 @@ class SnowflakeWorkerTest {
      * tell a namespace it never saw from one deleted while a worker held a worker id of it).
      */
     private static WorkerOptions.Builder shortLease() {
-        return WorkerOptions.builder().leaseTtl(Duration.ofMillis(600)).maxSkew(Duration.ofMillis(50));
+        return WorkerOptions.builder().leaseTtl(Duration.ofMillis(600)).maxSkew(Duration.ofMillis(50))
+                .lossGuard(Duration.ofMillis(650));
     }
 
     /**
@@ -175,7 +176,8 @@ class SnowflakeWorkerTest {
 
     @Test
     void closedWorkerRefusesAndReturnsItsSlot() {
-        DBIdWorker worker = worker(shortLease().leaseTtl(Duration.ofSeconds(2)));
+        DBIdWorker worker = worker(shortLease().leaseTtl(Duration.ofSeconds(2))
+                .lossGuard(Duration.ofMillis(2_050)));
         int slot = worker.currentLease().workerId();
         worker.nextId();
         worker.close();

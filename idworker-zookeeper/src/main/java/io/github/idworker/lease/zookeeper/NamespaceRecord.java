@@ -9,8 +9,8 @@ import java.util.Map;
  * found missing may have existed and been lost with holders still issuing.
  *
  * @param layout the identifier layout pinned at the first borrow
- * @param firstGuardMillis {@code ttl + max-skew} of the borrower that created the namespace
- * @param guardMillis the largest {@code ttl + max-skew} any borrower asked for; the floor of a lost slot record
+ * @param firstGuardMillis the loss guard ({@code idworker.lease.loss-guard}) of the borrower that created the namespace
+ * @param guardMillis the largest loss guard any borrower asked for (a smaller one is refused); the floor of a lost slot record
  * @param slotsCreated slots {@code 0 .. slotsCreated-1} have had a record, so a missing one was lost
  * @param generation a random id given when the namespace is created; its marker znode {@code inc/ns-<generation>}
  *        lives as long as this incarnation of the namespace, and every fresh claim checks it, because the record's

@@ -53,10 +53,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>{@code <base>/clock}: written (empty) by every borrow, to read the centre's clock: the modification time
  *       ZooKeeper stamps on a write is the leader's clock.</li>
- *   <li>{@code <base>/guard}: {@code guard}, the largest {@code ttl + max-skew} any borrower under the base path
+ *   <li>{@code <base>/guard}: {@code guard}, the largest loss guard ({@code idworker.lease.loss-guard}) any borrower under the base path
  *       used; it only grows, and it outlives a lost namespace.</li>
  *   <li>{@code <base>/namespaces/<ns>}: the namespace record ({@code layout} pinned at the first borrow,
- *       {@code guard0} and {@code guard}: {@code ttl + max-skew} of its first and the largest of all borrowers,
+ *       {@code guard0} and {@code guard}: the loss guard of its first and the largest of all borrowers,
  *       {@code slots}: slot ids below it have had a record, {@code gen}: a random id of this incarnation). Its
  *       creation time starts the namespace's generation.</li>
  *   <li>{@code <base>/namespaces/<ns>/slots/<id>}: persistent, one per slot: {@code hw} (stored high-water),
@@ -94,8 +94,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       is not past the creation millisecond waits a millisecond and starts again, so a first high-water of
  *       {@code floor + 1} never exceeds {@code now + guard}.</li>
  *   <li><b>Layout.</b> A pinned layout other than the request's: {@link LayoutMismatchException}, nothing claimed.
- *       A request guard above the one stored in {@code <base>/guard} or in the record raises it (compare-and-set)
- *       and starts the round again.</li>
+ *       A request guard below the record's: {@link io.github.idworker.LossGuardLoweredException}, nothing
+ *       claimed (across a loss of the record it cannot be told). A request guard above the one stored in
+ *       {@code <base>/guard} or in the record raises it (compare-and-set) and starts the round again.</li>
  *   <li><b>Slots.</b> Records of slot ids below {@code slots} beyond those read are read now (records are
  *       never deleted by the centre, so a later read finds every one the namespace record counts unless it was
  *       lost). Effective high-water of a slot: {@code max(hw, generation floor)}; of one never
@@ -142,7 +143,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ensemble's clocks must agree within max-skew as well (NTP on every server).
  *
  * <p>Why the floors cover every old holder: every high-water stored at centre time {@code t} is at most
- * {@code t + G}, {@code G} the largest {@code ttl + maxSkew} stored in {@code <base>/guard} before it (a renewal stores the holder's clock + ttl, a return the last issued timestamp, a
+ * {@code t + G}, {@code G} the largest loss guard ({@code >= ttl + maxSkew} of its borrower) stored in {@code <base>/guard} before it (a renewal stores the holder's clock + ttl, a return the last issued timestamp, a
  * claim {@code max(floor + 1, workerNow + ttl)} with the floor never ahead of that bound, as argued for the
  * generation floor and the repaired record above). A namespace created, or a record repaired, at {@code t' >= t}
  * therefore has a floor at or above every high-water stored before it was lost. What ZooKeeper acknowledged is on
@@ -274,7 +275,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         return namespacePath(namespace) + "/slots/" + workerId;
     }
 
-    /** The znode whose increasing data keeps the largest {@code ttl + max-skew} any borrower under the base used. */
+    /** The znode whose increasing data keeps the largest loss guard any borrower under the base used. */
     public String guardPath() {
         return root + "/guard";
     }
@@ -376,6 +377,8 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         if (!record.layout().equals(r.layout())) {
             throw new LayoutMismatchException(ns, record.layout(), r.layout());
         }
+        // the namespace's own guard, not the base path's: namespaces under one base may use different ones
+        r.refuseIfBelow(record.guardMillis());
         if (!(read.get(2) instanceof OpResult.GetChildrenResult incChildren)) {
             refuseUnlessMissing(call, read.get(2), incarnationsPath(ns));
             call.createPath(zk, incarnationsPath(ns));
@@ -518,7 +521,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         ZkCall.MultiOutcome outcome = call.multi(zk, ops);
         if (outcome.committed()) {
             log.info("ZooKeeper centre created namespace '{}' in {} with layout [{}]; its worker ids are first used "
-                            + "{} ms (ttl + max-skew) after now, since a namespace found missing may have been lost while "
+                            + "{} ms (the loss guard) after now, since a namespace found missing may have been lost while "
                             + "holders were still issuing", r.namespace(), nsPath, r.layout(), r.lossGuardMillis());
         } else if (outcome.code() == Code.NONODE) {
             call.createPath(zk, root + "/namespaces");
@@ -561,7 +564,7 @@ public class ZookeeperSequenceManager implements ISequenceManager {
         }
         if (!repaired.isEmpty()) {
             log.warn("Worker ids {} of namespace '{}' had no readable record under {} though they were used before "
-                            + "(deleted or damaged): recreated them free with high-water {} (centre clock + ttl + max-skew), "
+                            + "(deleted or damaged): recreated them free with high-water {} (centre clock + loss guard), "
                             + "above anything their last holders can have issued", repaired, ns,
                     namespacePath(ns) + "/slots", floor);
         }

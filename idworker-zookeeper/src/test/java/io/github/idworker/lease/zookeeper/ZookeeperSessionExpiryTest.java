@@ -72,6 +72,7 @@ class ZookeeperSessionExpiryTest {
                 .layout(layout(workerBits))
                 .leaseTtl(TTL)
                 .maxSkew(SKEW)
+                .lossGuard(TTL.plus(SKEW))
                 .fenceWait(Duration.ofMillis(200))
                 .backwardsPolicy(BackwardsPolicy.FAIL)
                 .clock(clock)

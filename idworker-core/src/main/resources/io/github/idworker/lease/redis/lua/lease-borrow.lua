@@ -18,15 +18,18 @@
 --   ARGV[5]  maxSkewMs     largest tolerated worker/Redis clock difference
 --   ARGV[6]  info          host, pid and start time of the borrower
 --   ARGV[7]  layout        the borrower's identifier layout
+--   ARGV[8]  lossGuardMs   the borrower's loss guard (idworker.lease.loss-guard), at least ttlMs + maxSkewMs;
+--                          a caller that sends none gets ttlMs + maxSkewMs
 -- Reply:
 --   {'OK', slot, floor, highWater, generationId, policy}  floor = the slot's effective high-water before the
 --                                                         claim; policy = this server's maxmemory-policy
 --   {'EXHAUSTED', policy}                                 every slot is held by a live lease
 --   {'RETRY'}                                             the generation started in this millisecond
 --   {'LAYOUT', pinnedLayout}                              the namespace is pinned to another layout
+--   {'GUARD', storedGuardMs}                              the namespace keeps a larger loss guard than ARGV[8]
 --   {'OLD_LEASES', count}                                 live leases of an older idworker are in KEYS[2..3]
 --   {'AHEAD', redisNowMs}                                 workerNowMs is more than maxSkewMs ahead of Redis
--- Nothing is written for LAYOUT, OLD_LEASES and AHEAD.
+-- Nothing is written for LAYOUT, GUARD, OLD_LEASES and AHEAD.
 --
 -- Why one hash: a generation marker and the data it protects must not be lost separately (DESIGN rule 9).
 -- Eviction, a DEL or a restart without persistence removes marker, layout, counter and slots at once, and a
@@ -37,12 +40,15 @@
 --   0. Clock: a borrower whose clock is more than maxSkew ahead of Redis is refused (AHEAD) before anything is
 --      written: its high-waters (its clock + ttl) could exceed now + ttl + maxSkew, the bound every floor after a
 --      loss relies on (DESIGN rule 13).
---   1. Layout: a stored layout other than ARGV[7] answers LAYOUT. Live leases in the old keys answer
+--   1. Layout: a stored layout other than ARGV[7] answers LAYOUT; a marker whose guard is larger than ARGV[8]
+--      answers GUARD (a namespace's loss guard never shrinks: floors after a loss would fall below high-waters of
+--      its other workers; across a loss it cannot be told). Live leases in the old keys answer
 --      OLD_LEASES: workers of both versions would hand out the same slots.
 --   2. Generation: when the marker is missing or was written by another Redis process (restart, stale
 --      snapshot, failover), a new generation starts at Redis time ms with floor = max(old floor + 1,
---      ms + guard), where guard is the largest ttl + maxSkew any borrower of the namespace asked for (kept in
---      the marker; this borrower's own when the marker is gone). A missing layout is stored here, and a
+--      ms + guard), where guard is the largest loss guard any borrower of the namespace asked for (kept in
+--      the marker; this borrower's own when the marker is gone). Every borrower's ttl + maxSkew is at most its
+--      loss guard, and the workers of a namespace share one, so it covers holders with a longer ttl than this one. A missing layout is stored here, and a
 --      missing slots_created: 0 for a new or lost namespace (above any slot field left in it), every slot when
 --      the marker survived without it.
 --   3. Effective high-water of a slot: max(its high-water, generation floor); for a slot below slots_created
@@ -54,7 +60,8 @@
 --      becomes hw = max(floor + 1, workerNow + ttl), expires = now + ttl, owner, info; for a lost record
 --      hw = max(floor, workerNow + ttl), so the holder may have to renew before it issues.
 --
--- Why that floor suffices: every high-water stored at Redis time t is at most t + guard, because worker clocks
+-- Why that floor suffices: every high-water stored at Redis time t is at most t + ttl + maxSkew <= t + guard of
+-- its holder (and the namespace's guard only grows while it is kept), because worker clocks
 -- more than maxSkew ahead of Redis are refused (step 0 here, and lease-renew.lua for renewals):
 --   * renew stores at most the holder's clock + ttl;
 --   * return stores the last issued timestamp, at most the holder's clock;
@@ -97,6 +104,7 @@ local ttl = tonumber(ARGV[3])
 local worker_now = tonumber(ARGV[4])
 local skew = tonumber(ARGV[5])
 local layout = ARGV[7]
+local loss_guard = tonumber(ARGV[8]) or (ttl + skew)
 
 -- 0. a worker clock ahead of Redis by more than maxSkew: refuse before writing anything
 if worker_now > now_ms + skew then
@@ -113,6 +121,9 @@ end
 if lease.layout and lease.layout ~= layout then
   return {'LAYOUT', lease.layout}
 end
+if lease.id and (tonumber(lease.guard) or 0) > loss_guard then
+  return {'GUARD', lease.guard}
+end
 local old_owners = redis.call('HGETALL', KEYS[2])
 if #old_owners > 0 then
   local live = 0
@@ -128,7 +139,7 @@ end
 
 -- 2. generation
 local run_id = server_identity()
-local guard = math.max(tonumber(lease.guard) or 0, ttl + skew)
+local guard = math.max(tonumber(lease.guard) or 0, loss_guard)
 local marker_found = lease.id ~= nil
 local gen_id, gen_floor, gen_ms
 if marker_found and lease.run_id == run_id then

@@ -254,6 +254,15 @@ public class IdWorkerProperties {
         private Duration maxSkew = Duration.ofSeconds(1);
 
         /**
+         * How far above its clock the centre sets every worker id's floor after it lost the namespace's data (a
+         * Redis restart without persistence, a wiped table); also how long the first borrow of a new namespace
+         * waits. Must be at least ttl + max-skew, and the same on every instance of the namespace: the centre
+         * refuses a smaller one than it keeps, but cannot tell after a loss. Never lower it for a namespace; use a
+         * new idworker.namespace instead.
+         */
+        private Duration lossGuard = Duration.ofSeconds(30);
+
+        /**
          * How long a caller waits for a renewal when the worker reached the end of its lease, before it gets a
          * LeaseLostException.
          */
@@ -281,6 +290,14 @@ public class IdWorkerProperties {
 
         public void setMaxSkew(Duration maxSkew) {
             this.maxSkew = maxSkew;
+        }
+
+        public Duration getLossGuard() {
+            return this.lossGuard;
+        }
+
+        public void setLossGuard(Duration lossGuard) {
+            this.lossGuard = lossGuard;
         }
 
         public Duration getFenceWait() {

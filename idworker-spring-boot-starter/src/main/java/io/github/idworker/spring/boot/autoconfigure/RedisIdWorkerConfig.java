@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * name.
  *
  * <p>Steps at startup: bind {@code idworker.*}; build and validate the worker's options; borrow a worker id (in a
- * Redis that never held idworker's keys, or that lost them, the first borrow waits {@code ttl + max-skew} by
+ * Redis that never held idworker's keys, or that lost them, the first borrow waits {@code idworker.lease.loss-guard} by
  * design). Steps at shutdown: return the worker id before the Redis connection factory stops.
  */
 @Configuration(proxyBeanMethods = false)

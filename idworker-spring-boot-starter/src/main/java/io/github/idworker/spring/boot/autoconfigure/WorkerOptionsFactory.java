@@ -71,6 +71,7 @@ final class WorkerOptionsFactory {
                 .leaseTtl(lease.getTtl())
                 .heartbeatInterval(lease.getHeartbeatInterval())
                 .maxSkew(lease.getMaxSkew())
+                .lossGuard(lease.getLossGuard())
                 .fenceWait(lease.getFenceWait())
                 .maxBackward(snowflake.getMaxBackward())
                 .backwardsPolicy(snowflake.getOnLargeBackwardStep())

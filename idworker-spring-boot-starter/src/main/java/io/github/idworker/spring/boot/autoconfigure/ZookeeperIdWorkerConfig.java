@@ -31,7 +31,7 @@ import java.time.Duration;
  *
  * <p>Steps at startup: bind {@code idworker.*}; check the ZooKeeper settings (each names its property when it is
  * wrong); build and validate the worker's options; borrow a worker id (the first borrow of a namespace new to the
- * ensemble waits {@code ttl + max-skew} by design). Steps at shutdown: return the worker id before the client
+ * ensemble waits {@code idworker.lease.loss-guard} by design). Steps at shutdown: return the worker id before the client
  * closes.
  */
 @Configuration(proxyBeanMethods = false)

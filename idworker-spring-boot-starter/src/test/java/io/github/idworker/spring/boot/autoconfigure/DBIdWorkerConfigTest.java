@@ -123,7 +123,7 @@ class DBIdWorkerConfigTest {
                         "idworker.snowflake.timestamp-bits=42", "idworker.snowflake.worker-bits=8",
                         "idworker.snowflake.sequence-bits=13", "idworker.snowflake.clock=system",
                         "idworker.snowflake.on-large-backward-step=fail", "idworker.snowflake.max-backward=5ms",
-                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms",
+                        "idworker.lease.ttl=3s", "idworker.lease.heartbeat-interval=1500ms", "idworker.lease.loss-guard=3010ms",
                         "idworker.jdbc.table=my_slots", "idworker.jdbc.initialize-schema=always",
                         "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s")
                 .run(context -> {
@@ -255,6 +255,8 @@ class DBIdWorkerConfigTest {
             idworker.snowflake.epoch=2999-01-01T00:00:00Z                                | idworker.snowflake.epoch
             idworker.lease.ttl=0                                                         | idworker.lease.ttl
             idworker.lease.ttl=3s,idworker.lease.heartbeat-interval=2s                   | idworker.lease.heartbeat-interval
+            idworker.lease.loss-guard=2s                                                 | idworker.lease.loss-guard
+            idworker.lease.loss-guard=0                                                  | idworker.lease.loss-guard
             idworker.snowflake.max-backward=5s                                           | idworker.snowflake.max-backward
             idworker.namespace=has spaces                                                | idworker.namespace
             idworker.jdbc.table=slots;drop                                               | idworker.jdbc.table
@@ -274,6 +276,19 @@ class DBIdWorkerConfigTest {
             FailureAnalysis analysis = StartupFailures.analysis(failure);
             assertThat(analysis.getDescription()).contains(property);
             assertThat(analysis.getAction()).contains(property);
+        });
+    }
+
+    /** ttl 2002 ms + max-skew 10 ms exceed a loss guard of 2 s: floors after a loss could lie below high-waters. */
+    @Test
+    void aLossGuardBelowTtlPlusMaxSkewFailsStartupNamingBothAndTheirValues() {
+        db(TestNames.h2Url(), TestNames.namespace()).withPropertyValues("idworker.lease.loss-guard=2s").run(context -> {
+            assertThat(context).hasFailed();
+            IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                    IdWorkerConfigurationException.class);
+            assertThat(cause.getProperty()).isEqualTo("idworker.lease.loss-guard");
+            assertThat(cause.getMessage()).contains("idworker.lease.ttl (PT2.002S)", "idworker.lease.max-skew (PT0.01S)",
+                    "must be at most idworker.lease.loss-guard (PT2S)");
         });
     }
 
@@ -322,7 +337,7 @@ class DBIdWorkerConfigTest {
     void theJdbcTimeoutsDefaultToTwoAndFiveSecondsBelowTheDefaultHeartbeat() {
         // the JDBC timeouts as they default; a lease just long enough for them, so the first borrow waits 4 s
         withDefaults(TestNames.h2Url(), TestNames.namespace()).withPropertyValues("idworker.lease.ttl=4100ms",
-                "idworker.lease.heartbeat-interval=2050ms", "idworker.lease.max-skew=10ms").run(context -> {
+                "idworker.lease.heartbeat-interval=2050ms", "idworker.lease.max-skew=10ms", "idworker.lease.loss-guard=4110ms").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(JdbcSequenceManager.class).timeouts()).isEqualTo(JdbcTimeouts.defaults());
             assertThat(JdbcTimeouts.defaults().statementTimeout()).as("below the default heartbeat, a third of the ttl")

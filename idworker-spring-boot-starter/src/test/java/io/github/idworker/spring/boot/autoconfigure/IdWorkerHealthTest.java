@@ -75,7 +75,7 @@ class IdWorkerHealthTest {
     @Test
     void downOnceTheCentreStopsRenewingAndTheHighWaterPasses(CapturedOutput output) {
         String url = TestNames.h2Url();
-        db("spring.datasource.url=" + url, "idworker.lease.ttl=4s", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=2s",
+        db("spring.datasource.url=" + url, "idworker.lease.ttl=4s", "idworker.lease.loss-guard=4010ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=2s",
                 "idworker.jdbc.table=idworker_health_slot").run(context -> {
             HealthIndicator indicator = context.getBean("idWorkerHealthIndicator", HealthIndicator.class);
             assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);

@@ -16,6 +16,7 @@ import io.github.idworker.serial.SerialRules;
 import io.github.idworker.serial.jdbc.JdbcSerialStore;
 import io.github.idworker.serial.redis.RedisSerialOptions;
 import io.github.idworker.snowflake.SnowflakeLayout;
+import io.github.idworker.snowflake.WorkerOptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -58,7 +59,7 @@ class IdWorkerPropertiesMetadataTest {
                 "idworker.snowflake.timestamp-bits", "idworker.snowflake.worker-bits",
                 "idworker.snowflake.sequence-bits", "idworker.snowflake.max-backward",
                 "idworker.snowflake.on-large-backward-step", "idworker.snowflake.clock", "idworker.lease.ttl",
-                "idworker.lease.heartbeat-interval", "idworker.lease.max-skew", "idworker.lease.fence-wait",
+                "idworker.lease.heartbeat-interval", "idworker.lease.max-skew", "idworker.lease.loss-guard", "idworker.lease.fence-wait",
                 "idworker.jdbc.table", "idworker.jdbc.initialize-schema", "idworker.jdbc.statement-timeout",
                 "idworker.jdbc.network-timeout", "idworker.redis.key-prefix",
                 "idworker.zookeeper.connect-string", "idworker.zookeeper.base-path",
@@ -109,6 +110,7 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(properties.getSnowflake().getTimestampBits()).isEqualTo(SnowflakeLayout.DEFAULT_TIMESTAMP_BITS);
         assertThat(properties.getSnowflake().getWorkerBits()).isEqualTo(SnowflakeLayout.DEFAULT_WORKER_BITS);
         assertThat(properties.getSnowflake().getSequenceBits()).isEqualTo(SnowflakeLayout.DEFAULT_SEQUENCE_BITS);
+        assertThat(properties.getLease().getLossGuard()).isEqualTo(WorkerOptions.DEFAULT_LOSS_GUARD);
         assertThat(properties.getJdbc().getTable()).isEqualTo(JdbcSequenceManager.DEFAULT_TABLE);
         assertThat(properties.getJdbc().getStatementTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_STATEMENT_TIMEOUT);
         assertThat(properties.getJdbc().getNetworkTimeout()).isEqualTo(JdbcTimeouts.DEFAULT_NETWORK_TIMEOUT);

@@ -38,7 +38,8 @@ class RedisIdWorkerConfigTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
-            .withPropertyValues("idworker.lease.ttl=500ms", "idworker.lease.max-skew=50ms");
+            .withPropertyValues("idworker.lease.ttl=500ms", "idworker.lease.max-skew=50ms",
+                    "idworker.lease.loss-guard=550ms");
 
     @Configuration(proxyBeanMethods = false)
     @EnableIdWorker(mode = CenterMode.REDIS)

@@ -11,7 +11,7 @@ final class TestNames {
      * least 1 s, and below the heartbeat, which is at most ttl / 2.
      */
     static final String[] SHORT_DB_LEASE = {"idworker.lease.ttl=2002ms", "idworker.lease.heartbeat-interval=1001ms",
-            "idworker.lease.max-skew=10ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"};
+            "idworker.lease.max-skew=10ms", "idworker.lease.loss-guard=2012ms", "idworker.jdbc.statement-timeout=1s", "idworker.jdbc.network-timeout=3s"};
 
     private TestNames() {
     }

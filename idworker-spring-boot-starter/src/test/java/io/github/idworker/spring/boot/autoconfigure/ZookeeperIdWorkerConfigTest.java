@@ -39,14 +39,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code @EnableIdWorker(mode = CenterMode.ZOOKEEPER)} over a real ZooKeeper server in this JVM (Curator's
  * TestingServer), each test under a base path of its own, deleted afterwards. A short ttl keeps the first
- * borrow of each fresh namespace, which waits ttl + max-skew by design, short.
+ * borrow of each fresh namespace, which waits the loss guard by design, short.
  */
 class ZookeeperIdWorkerConfigTest {
 
     private final String basePath = EmbeddedZookeeper.basePath();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withPropertyValues("idworker.lease.ttl=900ms", "idworker.lease.max-skew=50ms",
+            .withPropertyValues("idworker.lease.ttl=900ms", "idworker.lease.max-skew=50ms", "idworker.lease.loss-guard=950ms",
                     "idworker.zookeeper.operation-timeout=200ms", "idworker.zookeeper.base-path=" + basePath);
 
     @Configuration(proxyBeanMethods = false)
