@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -22,10 +23,11 @@ import java.util.function.Supplier;
  * <p>Steps of {@link #call}:
  * <ol>
  *   <li>A deadline already passed: the timeout exception at once, nothing runs.</li>
- *   <li>Otherwise the call goes to a shared pool of daemon threads, which grows with the calls in flight (idle
- *       threads end after 30 s): a call stuck in a hung store, abandoned by its caller, holds its thread until the
- *       client's own timeout, and must not hold up anyone else's call. Past {@value #THREADS} calls in flight the
- *       store is evidently hung, and a new call gets the timeout exception at once.</li>
+ *   <li>Otherwise the call takes one of {@value #THREADS} permits, waiting for one until its deadline at most
+ *       (a burst of callers against a healthy store queues for a moment rather than fail), and goes to a shared
+ *       pool of daemon threads, which grows with the calls in flight (idle threads end after 30 s): a call stuck in
+ *       a hung store, abandoned by its caller, holds its thread and permit until the client's own timeout, and must
+ *       not hold up anyone else's call beyond that.</li>
  *   <li>The caller parks until the call ends or the deadline passes.</li>
  *   <li>At the deadline the caller marks the call abandoned and gets the timeout exception. An abandoned call that
  *       had not started never runs; one that was running finishes on its thread and its result goes to the
@@ -47,6 +49,13 @@ public final class BoundedCalls {
     /** Most calls in flight at once; each holds its thread at most its client's socket timeout. */
     static final int THREADS = 512;
 
+    /**
+     * One permit per call in flight. A caller that finds none waits for one until its own deadline, so a burst of
+     * callers against a healthy store queues for a moment instead of failing at once; only a store that holds
+     * {@value #THREADS} calls past the deadline turns the rest into timeouts.
+     */
+    private static final Semaphore SLOTS = new Semaphore(THREADS);
+
     private static final Logger log = LoggerFactory.getLogger(BoundedCalls.class);
     private static final ThreadPoolExecutor POOL = createPool();
     private static final LongAdder HAND_OFFS = new LongAdder();
@@ -56,9 +65,14 @@ public final class BoundedCalls {
 
     private static ThreadPoolExecutor createPool() {
         AtomicInteger n = new AtomicInteger();
-        return new ThreadPoolExecutor(0, THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "idworker-store-call-" + n.incrementAndGet());
+        // SLOTS bounds the calls in flight; the pool itself is unbounded so that a thread still returning from a
+        // call whose permit it released never makes a new call rejected
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            // no inherited thread-locals, and the library's own class loader: a pooled thread outlives the first
+            // caller, which may be a web application that is later undeployed
+            Thread t = new Thread(null, r, "idworker-store-call-" + n.incrementAndGet(), 0, false);
             t.setDaemon(true);
+            t.setContextClassLoader(BoundedCalls.class.getClassLoader());
             return t;
         });
     }
@@ -74,15 +88,43 @@ public final class BoundedCalls {
         if (System.nanoTime() - deadlineNanos >= 0) {
             throw onTimeout.get();
         }
+        acquireSlot(deadlineNanos, onTimeout);
         Call<T> call = new Call<>(work, Thread.currentThread(), late);
         HAND_OFFS.increment();
         try {
             POOL.execute(call);
         } catch (RejectedExecutionException e) {
-            // THREADS calls stuck in the store already: this one would only wait behind them
+            SLOTS.release();
             throw onTimeout.get();
         }
         return call.await(deadlineNanos, onTimeout);
+    }
+
+    /** Waits for a free permit until the deadline; an interrupt does not cut the wait short, the flag is kept. */
+    private static void acquireSlot(long deadlineNanos, Supplier<? extends RuntimeException> onTimeout) {
+        if (SLOTS.tryAcquire()) {
+            return;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    throw onTimeout.get();
+                }
+                try {
+                    if (SLOTS.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** {@link #call} without a consumer of late results. */
@@ -120,6 +162,14 @@ public final class BoundedCalls {
 
         @Override
         public void run() {
+            try {
+                runOnce();
+            } finally {
+                SLOTS.release();
+            }
+        }
+
+        private void runOnce() {
             if (!compareAndSet(NEW, RUNNING)) {
                 return; // abandoned before it started: it never reaches the store
             }
