@@ -4,6 +4,7 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolAlarm;
 import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolRequestTooLargeException;
 import io.github.idworker.pool.RateLimitedException;
@@ -212,7 +213,7 @@ abstract class AbstractRedisIdPoolsTest {
                             long[] ids = pools.take(entity.key(), n);
                             takes.add(new PoolTakes.Take(node, begin, System.nanoTime(), ids));
                             got += n;
-                        } catch (PoolEmptyException e) {
+                        } catch (PoolEmptyException | PoolTimeoutException e) {
                             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
                         }
                     }

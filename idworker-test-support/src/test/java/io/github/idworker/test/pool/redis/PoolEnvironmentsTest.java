@@ -1,6 +1,7 @@
 package io.github.idworker.test.pool.redis;
 
 import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.redis.RedisIdPools;
@@ -44,7 +45,7 @@ class PoolEnvironmentsTest {
             try {
                 System.arraycopy(node.take(key, BATCH), 0, ids, n, BATCH);
                 n += BATCH;
-            } catch (PoolEmptyException e) {
+            } catch (PoolEmptyException | PoolTimeoutException e) {
                 assertThat(System.nanoTime()).as("took " + n + " IDs in time").isLessThan(deadline);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }

@@ -3,6 +3,7 @@ package io.github.idworker.test.pool.redis;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.test.redis.RedisClusterSupport;
@@ -156,7 +157,7 @@ class RedisIdPoolsRestartTest {
         while (next == null) {
             try {
                 next = after.take(entity.key(), 100);
-            } catch (PoolEmptyException e) {
+            } catch (PoolEmptyException | PoolTimeoutException e) {
                 assertThat(System.nanoTime()).isLessThan(until);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }

@@ -3,6 +3,7 @@ package io.github.idworker.test.pool.redis;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.redis.RedisIdPools;
@@ -84,7 +85,7 @@ class RedisIdPoolsReviewTest {
         while (true) {
             try {
                 return node.take(entity, n);
-            } catch (PoolEmptyException e) {
+            } catch (PoolEmptyException | PoolTimeoutException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
@@ -294,7 +295,7 @@ class RedisIdPoolsReviewTest {
         long[] ids;
         try {
             ids = takeSoon(node, entity.key(), 10);
-        } catch (PoolEmptyException e) {
+        } catch (PoolEmptyException | PoolTimeoutException e) {
             throw new AssertionError("no ID of the last reservation was handed out; alarms: " + reasons, e);
         }
         assertThat(ids).hasSize(10);

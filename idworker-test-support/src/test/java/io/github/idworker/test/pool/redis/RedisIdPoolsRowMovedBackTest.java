@@ -3,6 +3,7 @@ package io.github.idworker.test.pool.redis;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEmptyException;
+import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.test.redis.EmbeddedRedisSupport;
@@ -65,7 +66,7 @@ class RedisIdPoolsRowMovedBackTest {
         for (int i = 0; i < attempts; i++) {
             try {
                 return node.take(key, count);
-            } catch (PoolEmptyException e) {
+            } catch (PoolEmptyException | PoolTimeoutException e) {
                 node.checkNow(key);
             }
         }
@@ -124,7 +125,7 @@ class RedisIdPoolsRowMovedBackTest {
                                     repeats.add(id);
                                 }
                             }
-                        } catch (PoolEmptyException e) {
+                        } catch (PoolEmptyException | PoolTimeoutException e) {
                             refused.incrementAndGet();
                             node.checkNow(key);
                         } catch (IdWorkerException e) {
