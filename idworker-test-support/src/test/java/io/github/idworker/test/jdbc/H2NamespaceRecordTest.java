@@ -1,6 +1,7 @@
 package io.github.idworker.test.jdbc;
 
 import io.github.idworker.LayoutMismatchException;
+import io.github.idworker.LossGuardLoweredException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
@@ -127,6 +128,11 @@ class H2NamespaceRecordTest {
         assertThat(floors.get(3)).isGreaterThanOrEqualTo(now + GUARD);
     }
 
+    /**
+     * The namespace keeps the largest loss guard its borrowers used; a borrower with a shorter ttl but the same
+     * configured guard is served, one with a smaller guard is refused (it would floor a lost row below the others'
+     * high-waters), and a lost row comes back above the kept guard.
+     */
     @Test
     void theLargestGuardAnyBorrowerAskedForProtectsALostRow() throws SQLException {
         ISequenceManager m = store.newManager();
@@ -134,12 +140,18 @@ class H2NamespaceRecordTest {
         m.giveBack(m.borrow(request(0, shortTtl, System.currentTimeMillis())), System.currentTimeMillis());
         assertThat(storedGuard()).isEqualTo(shortTtl.toMillis() + SKEW.toMillis());
         m.giveBack(m.borrow(request(0, TTL, System.currentTimeMillis())), System.currentTimeMillis());
-        m.giveBack(m.borrow(request(0, shortTtl, System.currentTimeMillis())), System.currentTimeMillis());
+        assertThat(storedGuard()).isEqualTo(GUARD);
+        assertThatThrownBy(() -> m.borrow(request(0, shortTtl, System.currentTimeMillis())))
+                .isInstanceOf(LossGuardLoweredException.class).hasMessageContaining("idworker.lease.loss-guard");
+        LeaseRequest shortTtlSameGuard = new LeaseRequest(ns, 1, UUID.randomUUID().toString(), shortTtl,
+                System.currentTimeMillis(), SKEW, "test-host", 42, layout(0), Duration.ofMillis(GUARD));
+        m.giveBack(m.borrow(shortTtlSameGuard), System.currentTimeMillis());
         assertThat(storedGuard()).isEqualTo(GUARD);
 
         long before = System.currentTimeMillis();
         store.deleteSlotRecord(ns, 0);
-        WorkerLease lease = m.borrow(request(0, shortTtl, System.currentTimeMillis()));
+        WorkerLease lease = m.borrow(new LeaseRequest(ns, 1, UUID.randomUUID().toString(), shortTtl,
+                System.currentTimeMillis(), SKEW, "test-host", 42, layout(0), Duration.ofMillis(GUARD)));
         assertThat(lease.floorMillis()).as("floor after a loss, asked by a borrower with a 1 s ttl")
                 .isGreaterThanOrEqualTo(before + GUARD);
     }

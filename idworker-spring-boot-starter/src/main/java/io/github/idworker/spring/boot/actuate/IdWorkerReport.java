@@ -73,10 +73,10 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
     }
 
     /**
-     * One strictly ordered Redis sequence, as this node saw it (the range in Redis is shared by every node).
+     * One strictly ordered Redis sequence, as this node saw it (the range in Redis is shared by every node). It
+     * names no Redis key: the endpoint may be served on a public port.
      *
      * @param tag the tag
-     * @param rangeKey the Redis hash holding the range
      * @param lastIssued the last number this node received, -1 before the first
      * @param lastRange the last range this node installed, or {@code null}
      * @param issued numbers this node received
@@ -91,7 +91,7 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure the last failure, or {@code null}
      * @param lastFailureAt when it happened, or {@code null}
      */
-    public record Sequence(String tag, String rangeKey, long lastIssued, Range lastRange, long issued,
+    public record Sequence(String tag, long lastIssued, Range lastRange, long issued,
                            long scriptCalls, long coalescedCalls, long installedAhead, long refills,
                            long refillMillis, long discardedRanges, long waits, boolean failing, String lastFailure,
                            String lastFailureAt) {

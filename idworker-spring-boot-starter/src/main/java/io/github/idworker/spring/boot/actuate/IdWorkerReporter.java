@@ -90,7 +90,7 @@ public class IdWorkerReporter {
         for (RedisSegmentIdGenerator g : sources.sequences().values()) {
             SequenceStatus s = g.status();
             Segment r = s.lastRange();
-            out.add(new IdWorkerReport.Sequence(s.tag(), s.rangeKey(), s.lastIssued(),
+            out.add(new IdWorkerReport.Sequence(s.tag(), s.lastIssued(),
                     r == null ? null : new IdWorkerReport.Range(r.firstId(), r.lastId(), null), s.issued(),
                     s.scriptCalls(), s.coalescedCalls(), s.installedAhead(), s.refills(), millis(s.refillNanos()), s.discardedRanges(), s.waits(), s.failing(),
                     PublishedFailures.publish("sequence " + s.tag(), s.lastFailure(), s.lastFailureAt()),
