@@ -41,7 +41,12 @@ import static org.awaitility.Awaitility.await;
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ZookeeperSessionExpiryTest {
 
-    private static final Duration TTL = Duration.ofSeconds(30);
+    /**
+     * Short, so that ageing a new namespace (ttl + skew, DESIGN rule 7) stays short; still long enough that no lease
+     * runs out by itself while a test relies on it: the worker clocks are manual, and the centre's clock passes a
+     * lease's ttl only in the test holding the only slot after its successor took it, a few milliseconds.
+     */
+    private static final Duration TTL = Duration.ofSeconds(5);
     private static final Duration SKEW = Duration.ofMillis(500);
 
     private ZookeeperSequenceManagerStore store;
@@ -61,9 +66,21 @@ class ZookeeperSessionExpiryTest {
         store.close();
     }
 
-    /** Minutes ahead of the centre, past any new namespace's first floor (ttl + skew after its creation). */
-    private static ManualClock clockAhead() {
-        return new ManualClock(System.currentTimeMillis() + TTL.toMillis() + SKEW.toMillis() + 120_000);
+    /**
+     * A worker clock at the centre's, in a namespace aged past its first floor (its creation + ttl + skew), so
+     * the worker need not wait for it; a centre refuses a worker clock ahead of its own by more than the skew
+     * (DESIGN rule 13).
+     */
+    private ManualClock clockAtCentreInAgedNamespace(int workerBits) {
+        store.createAgedNamespace(ns, 1 << workerBits, layout(workerBits).pinned(), TTL, SKEW);
+        return new ManualClock(store.centreNowMillis());
+    }
+
+    /** Waits until the centre's clock reaches {@code millis}, so a worker clock set there is not ahead of it. */
+    private void awaitCentreClock(long millis) throws InterruptedException {
+        while (store.centreNowMillis() < millis) {
+            Thread.sleep(20);
+        }
     }
 
     private AbstractIdWorker worker(ZookeeperSequenceManager manager, int workerBits, ManualClock clock) {
@@ -92,7 +109,7 @@ class ZookeeperSessionExpiryTest {
         CuratorFramework client = store.newClient();
         ZookeeperSequenceManager manager = new ZookeeperSequenceManager(client, store.basePath(),
                 ZookeeperSequenceManagerStore.CALL_TIMEOUT);
-        ManualClock clock = clockAhead();
+        ManualClock clock = clockAtCentreInAgedNamespace(2);
         AbstractIdWorker w = worker(manager, 2, clock);
         WorkerLease before = w.currentLease();
         long idBefore = w.nextId();
@@ -102,6 +119,7 @@ class ZookeeperSessionExpiryTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> !store.liveNodeExists(ns, before.workerId()));
         // the session is no fence: within its stored high-water the worker goes on issuing
         clock.advance(1_000);
+        awaitCentreClock(clock.millis()); // the renewals below must not run ahead of the centre
         long stillIssued = w.nextId();
         assertThat(w.decode(stillIssued).workerId()).isEqualTo(before.workerId());
         assertThat(w.leaseSwitchCount()).isZero();
@@ -137,7 +155,13 @@ class ZookeeperSessionExpiryTest {
         CuratorFramework client = store.newClient();
         ZookeeperSequenceManager manager = new ZookeeperSequenceManager(client, store.basePath(),
                 ZookeeperSequenceManagerStore.CALL_TIMEOUT);
-        ManualClock clockA = clockAhead();
+        // A's clock lags the centre's by the ttl (behind is allowed, ahead is not), so its high-water (clock + ttl)
+        // lies at the centre's clock and the successor's clock can start below it; A's clock must still be past
+        // the namespace's first floor, which the ageing left at least 1 s behind the centre's clock
+        long aged = clockAtCentreInAgedNamespace(0).millis();
+        awaitCentreClock(aged + TTL.toMillis());
+        long centreAtBorrowOfA = store.centreNowMillis();
+        ManualClock clockA = new ManualClock(centreAtBorrowOfA - TTL.toMillis());
         AbstractIdWorker a = worker(manager, 0, clockA);
         Set<Long> idsOfA = new HashSet<>();
         for (int i = 0; i < 1_000; i++) {
@@ -148,7 +172,6 @@ class ZookeeperSessionExpiryTest {
                 .isInstanceOf(WorkerIdExhaustedException.class);
 
         store.expireSession(client);
-        long sessionEnded = System.currentTimeMillis();
         // the successor's clock is behind the holder's high-water: it must wait for it, not reuse it
         ManualClock clockB = new ManualClock(highWaterOfA - 5);
         Thread mover = new Thread(() -> {
@@ -162,8 +185,9 @@ class ZookeeperSessionExpiryTest {
         mover.start();
         AbstractIdWorker b = await().atMost(Duration.ofSeconds(10)).ignoreException(WorkerIdExhaustedException.class)
                 .until(() -> worker(store.newManager(), 0, clockB), w -> true);
-        assertThat(System.currentTimeMillis() - sessionEnded).as("taken well before the ttl ran out")
-                .isLessThan(TTL.toMillis() / 2);
+        // A's record was written after centreAtBorrowOfA by the centre's clock: its ttl runs out after that + ttl
+        assertThat(store.centreNowMillis()).as("taken before A's lease could run out by its ttl")
+                .isLessThan(centreAtBorrowOfA + TTL.toMillis());
         assertThat(b.currentLease().workerId()).isZero();
         assertThat(b.currentLease().floorMillis()).isEqualTo(highWaterOfA);
 
@@ -200,9 +224,12 @@ class ZookeeperSessionExpiryTest {
             managers.add(store.newManager());
         }
         for (int round = 0; round < 5; round++) {
+            // borrowers on the centre's clock, in a new namespace each round: its first floor (creation + ttl +
+            // skew) lies ahead of them, so every slot is one whose floor they have not passed yet; managers hand
+            // out such slots all the same (a worker waits for the floor before it issues)
             List<WorkerLease> held = new ArrayList<>();
             for (int i = 0; i < slots; i++) {
-                held.add(holder.borrow(request(slots, System.currentTimeMillis())));
+                held.add(holder.borrow(request(slots, store.centreNowMillis())));
             }
             for (WorkerLease lease : held) {
                 store.expireLease(ns, lease.workerId());
@@ -210,13 +237,14 @@ class ZookeeperSessionExpiryTest {
             ExecutorService racers = Executors.newFixedThreadPool(2 * slots);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<WorkerLease>> claims = new ArrayList<>();
+            long racersNow = store.centreNowMillis();
             try {
                 for (int i = 0; i < 2 * slots; i++) {
                     ZookeeperSequenceManager m = managers.get(i % managers.size());
                     claims.add(racers.submit(() -> {
                         go.await();
                         try {
-                            return m.borrow(request(slots, System.currentTimeMillis() + 3_600_000));
+                            return m.borrow(request(slots, racersNow));
                         } catch (WorkerIdExhaustedException e) {
                             return null;
                         }
