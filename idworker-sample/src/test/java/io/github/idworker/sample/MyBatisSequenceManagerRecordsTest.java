@@ -4,6 +4,7 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.lease.ISequenceManager;
+import io.github.idworker.LossGuardLoweredException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.snowflake.SnowflakeLayout;
@@ -144,19 +145,29 @@ class MyBatisSequenceManagerRecordsTest {
         assertThat(m.borrow(request(ns, 4, TTL, LAYOUT)).workerId()).isOne();
     }
 
+    /**
+     * The namespace keeps the largest loss guard of its borrowers: a borrower with a smaller one is refused, one
+     * with a shorter ttl but the namespace's guard is served, and a lost row's floor uses the kept guard.
+     */
     @Test
     void theGuardIsTheLargestTtlPlusSkewAnyBorrowerAskedForAndALostRowUsesIt() {
         store.newManager().borrow(request(ns, 4, TTL, LAYOUT));
         assertThat(guardMs()).isEqualTo(TTL.toMillis() + SKEW.toMillis());
+        Duration longGuard = Duration.ofMinutes(2).plus(SKEW);
         WorkerLease longLease = store.newManager().borrow(request(ns, 4, Duration.ofMinutes(2), LAYOUT));
-        store.newManager().borrow(request(ns, 4, TTL, LAYOUT));
-        assertThat(guardMs()).isEqualTo(Duration.ofMinutes(2).plus(SKEW).toMillis());
+        assertThat(guardMs()).isEqualTo(longGuard.toMillis());
+        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 4, TTL, LAYOUT)))
+                .isInstanceOf(LossGuardLoweredException.class).hasMessageContaining("idworker.lease.loss-guard");
+        store.newManager().borrow(new LeaseRequest(ns, 4, UUID.randomUUID().toString(), TTL,
+                System.currentTimeMillis(), SKEW, "test-host", 42, LAYOUT, longGuard));
+        assertThat(guardMs()).isEqualTo(longGuard.toMillis());
 
         store.deleteSlotRecord(ns, longLease.workerId());
         long centreNow = System.currentTimeMillis();
-        store.newManager().borrow(request(ns, 4, TTL, LAYOUT));
+        store.newManager().borrow(new LeaseRequest(ns, 4, UUID.randomUUID().toString(), TTL,
+                System.currentTimeMillis(), SKEW, "test-host", 42, LAYOUT, longGuard));
         assertThat(store.storedHighWater(ns, longLease.workerId()))
-                .isGreaterThanOrEqualTo(centreNow + Duration.ofMinutes(2).plus(SKEW).toMillis());
+                .isGreaterThanOrEqualTo(centreNow + longGuard.toMillis());
     }
 
     @Test
