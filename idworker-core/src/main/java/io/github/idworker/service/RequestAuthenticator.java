@@ -106,6 +106,20 @@ public class RequestAuthenticator {
      */
     public ServiceApp authenticate(String method, String path, String rawQuery, Function<String, String> header,
                                    String entity, int count) {
+        return authenticate(method, path, rawQuery, header, ServiceApp.POOL_FAMILY, entity, count);
+    }
+
+    /**
+     * Authenticates a call of {@code name} in {@code family} (one of {@link ServiceApp#FAMILIES}) that hands out
+     * {@code count} IDs, counted against the application's own limit.
+     *
+     * @throws UnauthorizedException when the call cannot be authenticated or is a replay
+     * @throws EntityForbiddenException when the application has no grant for {@code family:name}
+     * @throws AppRateLimitedException when {@code count} more IDs would pass the application's own limit
+     */
+    public ServiceApp authenticate(String method, String path, String rawQuery, Function<String, String> header,
+                                   String family, String name, int count) {
+        String entity = name;
         SignatureVerifier.Outcome outcome = verifier.verify(method, path, rawQuery, header);
         switch (outcome) {
             case VALID -> { }
@@ -124,12 +138,12 @@ public class RequestAuthenticator {
         long keepMillis = Math.max(1, timestamp + windowMillis - clock.getAsLong()) + toleranceMillis;
         String nonce = header.apply(RequestSigner.NONCE);
         RequestGate.Admission admission = gate.admit(app.appKey(), nonce, timestamp, Duration.ofMillis(keepMillis),
-                resetGuard, app.allows(entity), count, app.maxPerSecond());
+                resetGuard, app.allows(family, name), count, app.maxPerSecond());
         return switch (admission.decision()) {
             case ADMITTED -> app;
             case REPLAY -> throw new UnauthorizedException(UnauthorizedException.Reason.REPLAY);
             case STORE_RESET -> throw new UnauthorizedException(UnauthorizedException.Reason.STORE_RESET);
-            case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), entity);
+            case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), family, entity);
             case RATE_LIMITED -> throw new AppRateLimitedException(app.appKey(), count, app.maxPerSecond(),
                     admission.retryAfter());
         };

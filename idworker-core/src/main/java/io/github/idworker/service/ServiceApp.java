@@ -12,10 +12,14 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * An application allowed to call the ID service: its key, its current secrets, the pool entities it may take
- * from, its own limit and whether it is enabled. Guarantees: immutable and valid once built (every field checked,
+ * An application allowed to call the ID service: its key, its current secrets, what it may call (its grants),
+ * its own limit and whether it is enabled. Guarantees: immutable and valid once built (every field checked,
  * a failure naming {@code idworker.service.apps.<key>.<field>}); the secrets are kept for the signature check only
  * and never appear in {@link #toString()}.
+ *
+ * <p>A grant is {@code <family>:<name>} or {@code <family>:*}, the family one of {@link #FAMILIES}: for example
+ * {@code segment:order}, {@code serial:*} or {@code snowflake:*}. A grant without a family names a pool entity
+ * ({@code user} is {@code pool:user}, {@code *} is {@code pool:*}), as before families could be signed.
  *
  * <p>Two secrets are valid during a rotation: {@link #secret()} (the new one) and {@link #previousSecret()}
  * (the one clients still use until they move). Clearing the previous secret ends the rotation.
@@ -24,6 +28,10 @@ public final class ServiceApp {
 
     /** Allows every entity, present and future. */
     public static final String ALL_ENTITIES = "*";
+    /** The families a grant may name before its colon. */
+    public static final Set<String> FAMILIES = Set.of("snowflake", "segment", "sequence", "serial", "pool");
+    /** The family of a grant that names none. */
+    public static final String POOL_FAMILY = "pool";
     public static final int DEFAULT_MAX_PER_SECOND = 10_000;
     /** Secrets are at least this long: an HMAC key of fewer characters is guessable offline from one signed call. */
     public static final int MIN_SECRET_LENGTH = 16;
@@ -48,16 +56,19 @@ public final class ServiceApp {
         this.secret = checkSecret(b.secret, property(appKey, "secret"), false);
         this.previousSecret = checkSecret(b.previousSecret, property(appKey, "previous-secret"), true);
         if (b.entities.isEmpty()) {
-            throw new IdWorkerConfigurationException(property(appKey, "entities"), "must name at least one pool "
-                    + "entity the application may take from, or '" + ALL_ENTITIES + "' for every entity");
+            throw new IdWorkerConfigurationException(property(appKey, "entities"), "must name at least one grant: "
+                    + "a pool entity the application may take from, '" + ALL_ENTITIES + "' for every entity, or "
+                    + "<family>:<name> or <family>:* with a family of " + new java.util.TreeSet<>(FAMILIES));
         }
         for (String entity : b.entities) {
-            if (!ALL_ENTITIES.equals(entity)) {
-                PoolEntity.checkKey(entity, property(appKey, "entities"));
-            }
+            checkGrant(entity, property(appKey, "entities"));
         }
-        this.entities = b.entities.contains(ALL_ENTITIES) ? Set.of(ALL_ENTITIES)
-                : Collections.unmodifiableSet(new LinkedHashSet<>(b.entities));
+        Set<String> grants = new LinkedHashSet<>(b.entities);
+        if (grants.contains(ALL_ENTITIES)) {
+            // every pool entity: single pool grants say nothing more, grants of other families stay
+            grants.removeIf(g -> !g.equals(ALL_ENTITIES) && (g.indexOf(':') < 0 || g.startsWith(POOL_FAMILY + ":")));
+        }
+        this.entities = Collections.unmodifiableSet(grants);
         if (b.maxPerSecond < 1) {
             throw new IdWorkerConfigurationException(property(appKey, "max-per-second"), "must be at least 1 (IDs "
                     + "per second the application may take across all instances), was " + b.maxPerSecond);
@@ -139,13 +150,39 @@ public final class ServiceApp {
         return List.copyOf(secrets);
     }
 
-    /** The entity keys the application may take from; {@code {"*"}} for every entity. */
+    /** The application's grants as configured; {@code {"*"}} alone for every pool entity and nothing else. */
     public Set<String> entities() {
         return entities;
     }
 
+    /** Whether the application may take IDs of pool entity {@code entity}. */
     public boolean allows(String entity) {
-        return entities.contains(ALL_ENTITIES) || entities.contains(entity);
+        return allows(POOL_FAMILY, entity);
+    }
+
+    /** Whether the application may call {@code name} of {@code family} (one of {@link #FAMILIES}). */
+    public boolean allows(String family, String name) {
+        if (entities.contains(family + ":" + ALL_ENTITIES) || entities.contains(family + ":" + name)) {
+            return true;
+        }
+        return POOL_FAMILY.equals(family) && (entities.contains(ALL_ENTITIES) || entities.contains(name));
+    }
+
+    /**
+     * Checks one grant: {@code <family>:<name>}, {@code <family>:*}, a pool entity key or {@code *}.
+     *
+     * @throws IdWorkerConfigurationException naming {@code property} and what is allowed
+     */
+    static void checkGrant(String grant, String property) {
+        int colon = grant.indexOf(':');
+        String name = colon < 0 ? grant : grant.substring(colon + 1);
+        if (colon >= 0 && !FAMILIES.contains(grant.substring(0, colon))) {
+            throw new IdWorkerConfigurationException(property, "a grant is <family>:<name> or <family>:* with a "
+                    + "family of " + new java.util.TreeSet<>(FAMILIES) + ", or a pool entity key; was '" + grant + "'");
+        }
+        if (!ALL_ENTITIES.equals(name)) {
+            PoolEntity.checkKey(name, property);
+        }
     }
 
     /** IDs per second the application may take, counted across all instances sharing Redis. */

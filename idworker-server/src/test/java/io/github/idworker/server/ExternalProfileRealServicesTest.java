@@ -1,0 +1,27 @@
+package io.github.idworker.server;
+
+import io.github.idworker.test.RealServices;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * Profile {@code external} over the machine's real MariaDB and PostgreSQL and its Redis 7: segment and sequence
+ * numbers continue across a restart of the application.
+ */
+@Tag("real-services")
+class ExternalProfileRealServicesTest {
+
+    @Nested
+    class OnMariaDb extends AbstractExternalProfileTest {
+        OnMariaDb() {
+            super(RealServices.MARIADB_URL, RealServices.MARIADB_USER, RealServices.REDIS_HOST, RealServices.REDIS_PORT);
+        }
+    }
+
+    @Nested
+    class OnPostgreSql extends AbstractExternalProfileTest {
+        OnPostgreSql() {
+            super(RealServices.POSTGRES_URL, RealServices.POSTGRES_USER, RealServices.REDIS_HOST, RealServices.REDIS_PORT);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package io.github.idworker.server;
+
+import org.h2.tools.Server;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.embedded.RedisServer;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One independent environment of the ID service for tests: a database and a Redis that outlive the instances
+ * started on them, as real servers do, and instances of the sample in profile {@code external} — in this JVM or
+ * as a child process that can be killed. Everything the instances create is named after a random tag (tables
+ * {@code t_<tag>_*}, Redis key prefix {@code t-<tag>}), and {@link #close()} removes all of it and stops what
+ * this environment started.
+ *
+ * <p>Either embedded ({@link #embedded()}: an H2 TCP server and an embedded Redis on free ports) or over real
+ * servers ({@link #external}: a shared database and Redis, nothing started).
+ */
+final class ServiceEnvironment implements AutoCloseable {
+
+    final String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    final String keyPrefix = "t-" + tag;
+    final String databaseUrl;
+    final String databaseUser;
+    final String redisHost;
+    final int redisPort;
+    private Server database;
+    private final RedisServer redis;
+    private Process redisProcess;
+    private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+
+    private ServiceEnvironment(String databaseUrl, String databaseUser, String redisHost, int redisPort,
+                               Server database, RedisServer redis) {
+        this.databaseUrl = databaseUrl;
+        this.databaseUser = databaseUser;
+        this.redisHost = redisHost;
+        this.redisPort = redisPort;
+        this.database = database;
+        this.redis = redis;
+    }
+
+    /** An H2 TCP server and an embedded Redis of its own, on free loopback ports. */
+    static ServiceEnvironment embedded() throws Exception {
+        int dbPort = EmbeddedRedisInitializer.freePort();
+        int redisPort = EmbeddedRedisInitializer.freePort();
+        Server database = Server.createTcpServer("-tcpPort", Integer.toString(dbPort), "-ifNotExists").start();
+        RedisServer redis = RedisServer.newRedisServer().port(redisPort).bind("127.0.0.1")
+                .setting("save \"\"").setting("appendonly no").build();
+        redis.start();
+        return new ServiceEnvironment("jdbc:h2:tcp://127.0.0.1:" + dbPort + "/mem:svc-" + UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1", "sa", "127.0.0.1", redisPort, database, redis);
+    }
+
+    /** Real servers shared with other tests: only this environment's tables and keys are touched. */
+    static ServiceEnvironment external(String databaseUrl, String databaseUser, String redisHost, int redisPort) {
+        return new ServiceEnvironment(databaseUrl, databaseUser, redisHost, redisPort, null, null);
+    }
+
+    /**
+     * A shared database, and a {@code redis-server} of the machine (Redis 7 here) of this environment's own on a
+     * free loopback port: an environment independent of every other one but its database server.
+     */
+    static ServiceEnvironment externalWithOwnRedis(String databaseUrl, String databaseUser) throws Exception {
+        int port = EmbeddedRedisInitializer.freePort();
+        Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        ServiceEnvironment environment = new ServiceEnvironment(databaseUrl, databaseUser, "127.0.0.1", port, null,
+                null);
+        environment.redisProcess = process;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                jedis.ping();
+                return environment;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException("redis-server on port " + port + " did not start", e);
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** Stops this environment's embedded Redis (until {@link #restartRedisEmpty()}). */
+    void stopRedis() throws IOException {
+        redis.stop();
+    }
+
+    /** Stops this environment's H2 server from taking connections; {@link #startDatabase()} opens it again. */
+    void stopDatabase() {
+        database.stop();
+    }
+
+    /** Opens the H2 server again on the same port; the in-memory database lived on in this JVM. */
+    void startDatabase() throws SQLException {
+        int port = database.getPort();
+        database = Server.createTcpServer("-tcpPort", Integer.toString(port), "-ifNotExists").start();
+    }
+
+    /** Kills this environment's embedded Redis like a crash and starts it again, empty, on the same port. */
+    void restartRedisEmpty() throws IOException {
+        if (redis == null) {
+            throw new IllegalStateException("only an embedded environment's Redis can be restarted");
+        }
+        redis.stop();
+        redis.start();
+    }
+
+    String table(String what) {
+        return "t_" + tag + "_" + what;
+    }
+
+    /** The arguments of an instance over this environment, before the test's own. */
+    List<String> arguments(String... extra) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0",
+                "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser,
+                "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
+                "--idworker.redis.key-prefix=" + keyPrefix, "--idworker.namespace=" + keyPrefix,
+                "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms", "--idworker.lease.loss-guard=2100ms",
+                "--idworker.segment.table=" + table("segment"), "--idworker.segment.initialize-schema=always",
+                "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
+                "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",
+                "--idworker.service.table=" + table("app"), "--idworker.service.initialize-schema=always"));
+        // every environment's Redis starts empty, a new identity: with the default guard signed calls would be
+        // refused for window + clock-tolerance after its start; a test of the guard sets its own
+        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.service.store-reset-guard="))) {
+            arguments.add("--idworker.service.store-reset-guard=0s");
+        }
+        arguments.addAll(Arrays.asList(extra));
+        return arguments;
+    }
+
+    /** An instance in this JVM, profile {@code external}; closed by {@link #close()} unless closed before. */
+    ConfigurableApplicationContext start(String... extra) {
+        return startWithProfile("external", extra);
+    }
+
+    /** An instance in this JVM with {@code profile}; closed by {@link #close()} unless closed before. */
+    ConfigurableApplicationContext startWithProfile(String profile, String... extra) {
+        // as command-line arguments: they must win over the profile's own files
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(IdWorkerServerApplication.class)
+                .profiles(profile).run(arguments(extra).toArray(String[]::new));
+        contexts.add(context);
+        return context;
+    }
+
+    static int port(ConfigurableApplicationContext context) {
+        return context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
+
+    /**
+     * An instance in a child JVM on {@code port}, profile {@code external}, its output in {@code log}; killed by
+     * {@link #close()} if still alive.
+     */
+    Process startProcess(int port, Path log, String... extra) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), IdWorkerServerApplication.class.getName(),
+                "--spring.profiles.active=external"));
+        List<String> arguments = arguments(extra);
+        arguments.replaceAll(a -> a.equals("--server.port=0") ? "--server.port=" + port : a);
+        command.addAll(arguments);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(process);
+        return process;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (ConfigurableApplicationContext context : contexts) {
+            context.close();
+        }
+        for (Process process : processes) {
+            process.destroyForcibly().waitFor();
+        }
+        try {
+            JdbcClient jdbc = JdbcClient.create(new DriverManagerDataSource(databaseUrl, databaseUser, ""));
+            for (String table : List.of("segment", "serial_period", "serial", "pool", "app")) {
+                jdbc.sql("DROP TABLE IF EXISTS " + table(table)).update();
+            }
+        } finally {
+            try (Jedis jedis = new Jedis(redisHost, redisPort)) {
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, new ScanParams().match("*" + keyPrefix + "*")
+                            .count(1000));
+                    if (!page.getResult().isEmpty()) {
+                        jedis.del(page.getResult().toArray(String[]::new));
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            } finally {
+                if (redis != null) {
+                    redis.stop();
+                }
+                if (redisProcess != null) {
+                    redisProcess.destroyForcibly().waitFor();
+                }
+                if (database != null) {
+                    database.stop();
+                }
+            }
+        }
+    }
+}
