@@ -180,4 +180,36 @@ class ServiceAppTest {
         assertThat(ServiceApp.property("demo", "max-per-second")).isEqualTo("idworker.service.apps.demo.max-per-second");
         assertThat(ServiceApp.property("demo", "")).isEqualTo("idworker.service.apps.demo");
     }
+
+    @Test
+    void grantsOfOtherFamiliesNameTheFamilyAndANameOrTheStar() {
+        ServiceApp app = demo().entities("user", "segment:order", "serial:*", "snowflake:*", "pool:invoice").build();
+        assertThat(app.allows("segment", "order")).isTrue();
+        assertThat(app.allows("segment", "ticket")).as("another tag of a granted family").isFalse();
+        assertThat(app.allows("sequence", "order")).as("the same name in another family").isFalse();
+        assertThat(app.allows("serial", "anything")).isTrue();
+        assertThat(app.allows("snowflake", "next")).isTrue();
+        assertThat(app.allows("pool", "user")).as("an unqualified grant is a pool entity").isTrue();
+        assertThat(app.allows("invoice")).as("pool:invoice").isTrue();
+        assertThat(app.allows("segment", "user")).as("an unqualified grant is not a segment tag").isFalse();
+
+        ServiceApp poolsOnly = demo().entities("*").build();
+        assertThat(poolsOnly.allows("pool", "anything")).isTrue();
+        assertThat(poolsOnly.allows("segment", "order")).as("'*' is every pool entity, nothing else").isFalse();
+        assertThat(poolsOnly.allows("snowflake", "next")).isFalse();
+
+        ServiceApp starAndFamilies = demo().entities("user", "*", "pool:order", "sequence:*").build();
+        assertThat(starAndFamilies.entities()).containsExactly("*", "sequence:*");
+        assertThat(starAndFamilies.allows("sequence", "x")).isTrue();
+    }
+
+    @Test
+    void aGrantOfAnUnknownFamilyOrABadNameIsRefusedNamingTheEntitiesProperty() {
+        failsNaming("entities", () -> demo().entities("segments:order").build(), SECRET);
+        failsNaming("entities", () -> demo().entities("segment:").build(), SECRET);
+        failsNaming("entities", () -> demo().entities("segment:bad name").build(), SECRET);
+        failsNaming("entities", () -> demo().entities(":order").build(), SECRET);
+        assertThatThrownBy(() -> demo().entities("segments:order").build())
+                .hasMessageContaining("[pool, segment, sequence, serial, snowflake]");
+    }
 }

@@ -47,7 +47,7 @@ public class IdController {
     @GetMapping("/decode/{id}")
     public DecodedIdResponse decode(@PathVariable("id") String id, HttpServletRequest request) {
         long value = parseDecimal("id", id, 0, Long.MAX_VALUE, "must be a non-negative 64-bit integer");
-        signed.admit(request, "snowflake", "decode", 0);
+        signed.admit(request, "snowflake", "decode", 1); // counted as one call against the rate
         return DecodedIdResponse.of(idWorker.decode(value));
     }
 

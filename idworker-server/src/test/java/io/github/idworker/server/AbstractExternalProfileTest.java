@@ -23,10 +23,10 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample in profile {@code external}, started in this JVM over a database and a Redis the subclass provides,
+ * The server without profile {@code demo} (profile {@code external}, a name of no file), started in this JVM over a database and a Redis the subclass provides,
  * stopped and started again: numbers continue above everything issued before the restart. Each test uses its own
  * namespace and tag, and removes the tag's row and every Redis key of both afterwards. The serial rules of
- * {@code application.yml} ({@code order}, {@code invoice}) are registered by every start; the cleanup removes their
+ * profile {@code demo} ({@code order}, {@code invoice}, {@link ServiceEnvironment#DEMO_RULES}) are registered by every start; the cleanup removes their
  * rows, periods and Redis keys too, so the shared database and Redis keep nothing of the sample's.
  */
 @Tag("exclusive")
@@ -58,6 +58,9 @@ abstract class AbstractExternalProfileTest {
     ConfigurableApplicationContext start(String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser));
+        if (Arrays.stream(extraArguments).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
+            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
+        }
         arguments.addAll(Arrays.asList(extraArguments));
         return startWith(new String[] {"external"}, arguments);
     }
@@ -69,6 +72,7 @@ abstract class AbstractExternalProfileTest {
                 "--idworker.namespace=" + namespace, "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms", "--idworker.lease.loss-guard=2100ms",
                 "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.initialize-schema=always", "--idworker.service.initialize-schema=always"));
+        arguments.addAll(ServiceEnvironment.DEMO_RULES);
         arguments.addAll(datasourceArguments);
         // as command-line arguments: they must win over the profile's own files
         return new SpringApplicationBuilder(IdWorkerServerApplication.class).profiles(profiles)

@@ -114,4 +114,39 @@ class ExternalProfileTest extends AbstractExternalProfileTest {
             }
         }
     }
+
+    /**
+     * Without profile {@code demo} the server registers nothing of the demo (no application {@code demo}, no pool
+     * entity {@code user}, no serial rules), starts no Redis of its own, shows the overall health only and answers
+     * both probes.
+     */
+    @Test
+    void withoutProfileDemoNothingOfTheDemoIsRegisteredAndBothProbesAnswer() throws Exception {
+        String url = "jdbc:h2:tcp://127.0.0.1:" + DB_PORT + "/mem:nodemo-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (ConfigurableApplicationContext app = new org.springframework.boot.builder.SpringApplicationBuilder(
+                IdWorkerServerApplication.class).profiles("prod").run("--server.port=0",
+                "--spring.datasource.url=" + url, "--spring.datasource.username=sa",
+                "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + REDIS_PORT,
+                "--idworker.namespace=" + namespace, "--idworker.redis.key-prefix=" + namespace,
+                "--idworker.lease.ttl=2s", "--idworker.lease.max-skew=100ms", "--idworker.lease.loss-guard=2100ms",
+                "--idworker.segment.initialize-schema=always", "--idworker.serial.initialize-schema=always",
+                "--idworker.pool.initialize-schema=always", "--idworker.service.initialize-schema=always")) {
+            org.springframework.jdbc.core.simple.JdbcClient db = org.springframework.jdbc.core.simple.JdbcClient
+                    .create(app.getBean(javax.sql.DataSource.class));
+            assertThat(db.sql("SELECT COUNT(*) FROM idworker_app").query(Long.class).single()).isZero();
+            assertThat(db.sql("SELECT COUNT(*) FROM idworker_id_pool").query(Long.class).single()).isZero();
+            assertThat(db.sql("SELECT COUNT(*) FROM idworker_serial_rule").query(Long.class).single()).isZero();
+            assertThat(app.getEnvironment().getPropertySources().contains("embeddedRedis")).isFalse();
+
+            int port = port(app);
+            assertThat(SampleHttp.get(port, "/serials/order").status()).isEqualTo(404);
+            assertThat(SampleHttp.get(port, "/ids/segment/order").status()).as("no auto-created tags").isEqualTo(404);
+            assertThat(SampleHttp.get(port, "/ids/next?count=2").ids()).hasSize(2);
+            SampleHttp.Response health = SampleHttp.get(port, "/actuator/health");
+            assertThat(health.body().path("status").asString()).isEqualTo("UP");
+            assertThat(health.body().has("components")).as("details to authorised users only").isFalse();
+            assertThat(SampleHttp.get(port, "/actuator/health/liveness").status()).isEqualTo(200);
+            assertThat(SampleHttp.get(port, "/actuator/health/readiness").status()).isEqualTo(200);
+        }
+    }
 }

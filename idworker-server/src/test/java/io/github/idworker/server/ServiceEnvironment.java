@@ -128,6 +128,15 @@ final class ServiceEnvironment implements AutoCloseable {
     }
 
     /** The arguments of an instance over this environment, before the test's own. */
+    /**
+     * The serial rules of profile {@code demo} ({@code order}, daily, and {@code invoice}, never reset), which the
+     * server without that profile does not register: the tests of a production-like server register them so.
+     */
+    static final List<String> DEMO_RULES = List.of("--idworker.serial.rules.order.prefix=ORD",
+            "--idworker.serial.rules.order.date-pattern=yyyyMMdd", "--idworker.serial.rules.order.width=6",
+            "--idworker.serial.rules.order.reset=daily", "--idworker.serial.rules.order.zone=Asia/Shanghai",
+            "--idworker.serial.rules.invoice.prefix=INV-", "--idworker.serial.rules.invoice.width=8");
+
     List<String> arguments(String... extra) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser,
@@ -138,6 +147,10 @@ final class ServiceEnvironment implements AutoCloseable {
                 "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",
                 "--idworker.service.table=" + table("app"), "--idworker.service.initialize-schema=always"));
+        arguments.addAll(DEMO_RULES);
+        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
+            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
+        }
         // every environment's Redis starts empty, a new identity: with the default guard signed calls would be
         // refused for window + clock-tolerance after its start; a test of the guard sets its own
         if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.service.store-reset-guard="))) {

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.data.redis.port=0", "idworker.namespace=t-${random.uuid}",
-        "idworker.lease.ttl=1s", "idworker.lease.max-skew=100ms", "idworker.lease.loss-guard=1100ms", "idworker.zookeeper.operation-timeout=300ms",
+        "idworker.lease.ttl=3s", "idworker.lease.max-skew=500ms", "idworker.lease.loss-guard=3500ms", "idworker.zookeeper.operation-timeout=900ms",
         "idworker.server.centre=zookeeper"})
 class ZookeeperProfileIdEndpointsTest extends AbstractIdEndpointsTest {
 
