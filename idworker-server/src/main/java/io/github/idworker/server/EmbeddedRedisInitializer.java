@@ -8,16 +8,17 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.Profiles;
-import redis.embedded.RedisServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Starts a Redis server (embedded-redis) for profile {@code demo} before any bean exists, so the demo needs no
+ * Starts a Redis server (the binary embedded-redis ships, {@link DemoRedis}) for profile {@code demo} before any bean exists, so the demo needs no
  * setup. Registered in {@code META-INF/spring.factories}.
  *
  * <ul>
@@ -34,6 +35,8 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedRedisInitializer.class);
     static final String PORT_PROPERTY = "spring.data.redis.port";
+    /** How long the JVM's shutdown waits for the context to stop Redis itself: longer than a graceful stop. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 40;
     /** The zero-setup profile. */
     public static final String DEMO_PROFILE = "demo";
 
@@ -51,11 +54,9 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
         }
         environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
                 Map.of("spring.data.redis.host", "127.0.0.1", PORT_PROPERTY, port)));
-        RedisServer server;
+        DemoRedis server;
         try {
-            server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
-            server.start();
+            server = DemoRedis.start(port);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("Cannot start the demo's embedded Redis on 127.0.0.1:" + port
                     + " (is the port in use?). Set " + PORT_PROPERTY + "=0 to use a free port, or run without profile "
@@ -63,10 +64,22 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
         }
         log.info("Embedded Redis for the idworker demo listens on 127.0.0.1:{}", port);
         // the first disposable bean registered is destroyed last: after the worker has returned its lease
+        CountDownLatch stopped = new CountDownLatch(1);
         ((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean("embeddedRedisServer", () -> {
             server.stop();
-            log.info("Embedded Redis on 127.0.0.1:{} stopped", server.ports());
+            stopped.countDown();
+            log.info("Embedded Redis on 127.0.0.1:{} stopped", server.port());
         });
+        // a JVM that exits without closing the context must not leave the Redis process behind: this hook waits
+        // for the context's own stop (which returns the worker id first), and stops Redis itself only after that
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stopped.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            server.stop();
+        }, "embedded-redis-stop"));
     }
 
     /** A port nobody listens on now, on loopback. */
