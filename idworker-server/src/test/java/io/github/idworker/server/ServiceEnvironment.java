@@ -163,7 +163,6 @@ final class ServiceEnvironment implements AutoCloseable {
         return "t_" + tag + "_" + what;
     }
 
-    /** The arguments of an instance over this environment, before the test's own. */
     /**
      * The serial rules of profile {@code demo} ({@code order}, daily, and {@code invoice}, never reset), which the
      * server without that profile does not register: the tests of a production-like server register them so.
@@ -173,7 +172,24 @@ final class ServiceEnvironment implements AutoCloseable {
             "--idworker.serial.rules.order.reset=daily", "--idworker.serial.rules.order.zone=Asia/Shanghai",
             "--idworker.serial.rules.invoice.prefix=INV-", "--idworker.serial.rules.invoice.width=8");
 
+    /**
+     * The arguments of an instance over this environment, before the test's own: {@link #storeArguments}, the demo's
+     * serial rules and segment tags created on first use (unless the test sets {@code idworker.segment.auto-create}).
+     */
     List<String> arguments(String... extra) {
+        List<String> arguments = new ArrayList<>(DEMO_RULES);
+        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
+            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
+        }
+        arguments.addAll(Arrays.asList(extra));
+        return storeArguments(arguments.toArray(String[]::new));
+    }
+
+    /**
+     * Only what an instance needs to run over this environment — its database, Redis, tables, key prefix and
+     * namespace, short leases — and then the test's own arguments: nothing registered that the test does not name.
+     */
+    List<String> storeArguments(String... extra) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser,
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
@@ -183,10 +199,6 @@ final class ServiceEnvironment implements AutoCloseable {
                 "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",
                 "--idworker.service.table=" + table("app"), "--idworker.service.initialize-schema=always"));
-        arguments.addAll(DEMO_RULES);
-        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
-            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
-        }
         // every environment's Redis starts empty, a new identity: with the default guard signed calls would be
         // refused for window + clock-tolerance after its start; a test of the guard sets its own
         if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.service.store-reset-guard="))) {
@@ -232,8 +244,8 @@ final class ServiceEnvironment implements AutoCloseable {
     }
 
     /**
-     * An instance from the built jar ({@link ServerJar}) on {@code port}, configured as {@link #arguments} by
-     * environment variables alone, no profile; killed by {@link #close()} if still alive.
+     * An instance from the built jar ({@link ServerJar}) on {@code port}, configured by {@link #storeArguments} and
+     * {@code extra} as environment variables alone, no profile; killed by {@link #close()} if still alive.
      */
     ServerJar startJar(int port, Path log, String... extra) throws IOException {
         ServerJar server = ServerJar.start(port, environmentVariables(extra), log);
@@ -242,13 +254,14 @@ final class ServiceEnvironment implements AutoCloseable {
     }
 
     /**
-     * {@link #arguments} as environment variables, the way a deployment sets them: {@code --idworker.lease.max-skew=1s}
-     * becomes {@code IDWORKER_LEASE_MAXSKEW=1s} (dots to underscores, dashes dropped, upper case). Names that would
-     * not bind back to the same property — upper case, '_' or other characters in a name or map key — are refused.
+     * {@link #storeArguments} as environment variables, the way a deployment sets them:
+     * {@code --idworker.lease.max-skew=1s} becomes {@code IDWORKER_LEASE_MAXSKEW=1s} (dots to underscores, dashes
+     * dropped, upper case). Names that would not bind back to the same property — upper case, '_' or other
+     * characters in a name or map key — are refused.
      */
     Map<String, String> environmentVariables(String... extra) {
         Map<String, String> variables = new LinkedHashMap<>();
-        for (String argument : arguments(extra)) {
+        for (String argument : storeArguments(extra)) {
             int equals = argument.indexOf('=');
             String name = argument.startsWith("--") && equals > 2 ? argument.substring(2, equals) : "";
             if (!name.matches("[a-z0-9.-]+")) {
