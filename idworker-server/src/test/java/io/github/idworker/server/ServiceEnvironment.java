@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -43,6 +46,7 @@ final class ServiceEnvironment implements AutoCloseable {
     private Process redisProcess;
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
+    private final List<ServerJar> jars = new ArrayList<>();
 
     private ServiceEnvironment(String databaseUrl, String databaseUser, String redisHost, int redisPort,
                                Server database, RedisServer redis) {
@@ -77,20 +81,44 @@ final class ServiceEnvironment implements AutoCloseable {
      */
     static ServiceEnvironment externalWithOwnRedis(String databaseUrl, String databaseUser) throws Exception {
         int port = EmbeddedRedisInitializer.freePort();
-        Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         ServiceEnvironment environment = new ServiceEnvironment(databaseUrl, databaseUser, "127.0.0.1", port, null,
                 null);
-        environment.redisProcess = process;
+        environment.redisProcess = startRedisServer(port);
+        return environment;
+    }
+
+    /**
+     * An H2 TCP server in this JVM and a {@code redis-server} process, each of this environment's own on a free
+     * loopback port: a Redis that can be killed like a crash ({@link #restartRedisEmpty()}).
+     */
+    static ServiceEnvironment h2WithOwnRedis() throws Exception {
+        int dbPort = EmbeddedRedisInitializer.freePort();
+        int redisPort = EmbeddedRedisInitializer.freePort();
+        Server database = Server.createTcpServer("-tcpPort", Integer.toString(dbPort), "-ifNotExists").start();
+        ServiceEnvironment environment = new ServiceEnvironment("jdbc:h2:tcp://127.0.0.1:" + dbPort + "/mem:svc-"
+                + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "127.0.0.1", redisPort, database, null);
+        try {
+            environment.redisProcess = startRedisServer(redisPort);
+        } catch (Exception e) {
+            database.stop();
+            throw e;
+        }
+        return environment;
+    }
+
+    /** A {@code redis-server} on {@code port} of the loopback, nothing persisted, once it answers PING. */
+    private static Process startRedisServer(int port) throws Exception {
+        Process process = ServerJar.killedOnExit(new ProcessBuilder("redis-server", "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (true) {
             try (Jedis jedis = new Jedis("127.0.0.1", port)) {
                 jedis.ping();
-                return environment;
+                return process;
             } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) {
-                    process.destroyForcibly();
+                if (System.nanoTime() > deadline || !process.isAlive()) {
+                    process.destroyForcibly().waitFor();
                     throw new IllegalStateException("redis-server on port " + port + " did not start", e);
                 }
                 Thread.sleep(50);
@@ -114,10 +142,18 @@ final class ServiceEnvironment implements AutoCloseable {
         database = Server.createTcpServer("-tcpPort", Integer.toString(port), "-ifNotExists").start();
     }
 
-    /** Kills this environment's embedded Redis like a crash and starts it again, empty, on the same port. */
-    void restartRedisEmpty() throws IOException {
+    /**
+     * Kills this environment's own Redis like a crash ({@code kill -9} of a {@code redis-server} process) and starts
+     * it again, empty, on the same port.
+     */
+    void restartRedisEmpty() throws Exception {
+        if (redisProcess != null) {
+            redisProcess.destroyForcibly().waitFor();
+            redisProcess = startRedisServer(redisPort);
+            return;
+        }
         if (redis == null) {
-            throw new IllegalStateException("only an embedded environment's Redis can be restarted");
+            throw new IllegalStateException("only an environment's own Redis can be restarted");
         }
         redis.stop();
         redis.start();
@@ -127,7 +163,6 @@ final class ServiceEnvironment implements AutoCloseable {
         return "t_" + tag + "_" + what;
     }
 
-    /** The arguments of an instance over this environment, before the test's own. */
     /**
      * The serial rules of profile {@code demo} ({@code order}, daily, and {@code invoice}, never reset), which the
      * server without that profile does not register: the tests of a production-like server register them so.
@@ -137,7 +172,24 @@ final class ServiceEnvironment implements AutoCloseable {
             "--idworker.serial.rules.order.reset=daily", "--idworker.serial.rules.order.zone=Asia/Shanghai",
             "--idworker.serial.rules.invoice.prefix=INV-", "--idworker.serial.rules.invoice.width=8");
 
+    /**
+     * The arguments of an instance over this environment, before the test's own: {@link #storeArguments}, the demo's
+     * serial rules and segment tags created on first use (unless the test sets {@code idworker.segment.auto-create}).
+     */
     List<String> arguments(String... extra) {
+        List<String> arguments = new ArrayList<>(DEMO_RULES);
+        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
+            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
+        }
+        arguments.addAll(Arrays.asList(extra));
+        return storeArguments(arguments.toArray(String[]::new));
+    }
+
+    /**
+     * Only what an instance needs to run over this environment — its database, Redis, tables, key prefix and
+     * namespace, short leases — and then the test's own arguments: nothing registered that the test does not name.
+     */
+    List<String> storeArguments(String... extra) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0",
                 "--spring.datasource.url=" + databaseUrl, "--spring.datasource.username=" + databaseUser,
                 "--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort,
@@ -147,10 +199,6 @@ final class ServiceEnvironment implements AutoCloseable {
                 "--idworker.serial.table=" + table("serial"), "--idworker.serial.initialize-schema=always",
                 "--idworker.pool.table=" + table("pool"), "--idworker.pool.initialize-schema=always",
                 "--idworker.service.table=" + table("app"), "--idworker.service.initialize-schema=always"));
-        arguments.addAll(DEMO_RULES);
-        if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.segment.auto-create="))) {
-            arguments.add("--idworker.segment.auto-create=true"); // tags created on first use, as in profile demo
-        }
         // every environment's Redis starts empty, a new identity: with the default guard signed calls would be
         // refused for window + clock-tolerance after its start; a test of the guard sets its own
         if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--idworker.service.store-reset-guard="))) {
@@ -195,8 +243,43 @@ final class ServiceEnvironment implements AutoCloseable {
         return process;
     }
 
+    /**
+     * An instance from the built jar ({@link ServerJar}) on {@code port}, configured by {@link #storeArguments} and
+     * {@code extra} as environment variables alone, no profile; killed by {@link #close()} if still alive.
+     */
+    ServerJar startJar(int port, Path log, String... extra) throws IOException {
+        ServerJar server = ServerJar.start(port, environmentVariables(extra), log);
+        jars.add(server);
+        return server;
+    }
+
+    /**
+     * {@link #storeArguments} as environment variables, the way a deployment sets them:
+     * {@code --idworker.lease.max-skew=1s} becomes {@code IDWORKER_LEASE_MAXSKEW=1s} (dots to underscores, dashes
+     * dropped, upper case). Names that would not bind back to the same property — upper case, '_' or other
+     * characters in a name or map key — are refused.
+     */
+    Map<String, String> environmentVariables(String... extra) {
+        Map<String, String> variables = new LinkedHashMap<>();
+        for (String argument : storeArguments(extra)) {
+            int equals = argument.indexOf('=');
+            String name = argument.startsWith("--") && equals > 2 ? argument.substring(2, equals) : "";
+            if (!name.matches("[a-z0-9.-]+")) {
+                throw new IllegalArgumentException("not expressible as an environment variable: " + argument);
+            }
+            if (!name.equals("server.port")) {
+                variables.put(name.toUpperCase(Locale.ROOT).replace('.', '_').replace("-", ""),
+                        argument.substring(equals + 1));
+            }
+        }
+        return variables;
+    }
+
     @Override
     public void close() throws Exception {
+        for (ServerJar server : jars) {
+            server.close();
+        }
         for (ConfigurableApplicationContext context : contexts) {
             context.close();
         }
