@@ -24,3 +24,14 @@ CREATE TABLE IF NOT EXISTS idworker_worker_slot_ns (
     slots_created INT          NOT NULL,
     created_at    BIGINT       NOT NULL
 );
+
+-- the application's own table: one row per order; its id, order_no and invoice_no come from idworker
+-- (idworker's segment and serial tables are created by idworker itself: idworker.*.initialize-schema)
+CREATE TABLE IF NOT EXISTS orders (
+    id         BIGINT         NOT NULL PRIMARY KEY,
+    order_no   VARCHAR(32)    NOT NULL UNIQUE,
+    invoice_no BIGINT         NOT NULL UNIQUE,
+    customer   VARCHAR(100)   NOT NULL,
+    amount     DECIMAL(12, 2) NOT NULL,
+    created_at TIMESTAMP      NOT NULL
+);

@@ -13,8 +13,8 @@ import java.sql.SQLException;
 /**
  * Profile {@code db}: this application's own lease manager, declared under the name {@code dbSequenceManager} so
  * that idworker's default JDBC manager backs off and {@code dbIdWorker} leases through it. The tables come from
- * {@code schema.sql}, which Spring Boot runs on the embedded database; on a database of your own (profile
- * {@code external}) create them from that file or from idworker's DDL, which defines the same tables.
+ * {@code schema.sql}, which Spring Boot runs on the embedded database; on a database of your own create them from
+ * that file or from idworker's DDL, which defines the same tables.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("db")
