@@ -7,13 +7,14 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
-import redis.embedded.RedisServer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts a Redis server in this JVM (embedded-redis) when no profile is active, before any bean exists, so the
@@ -26,10 +27,10 @@ import java.util.Map;
  *   <li>Listens on {@code 127.0.0.1:spring.data.redis.port} (6381 in {@code application.yml}, clear of a local
  *       Redis on 6379 and the ID server's demo on 6380); port 0 takes a free one and tells the connection
  *       factory.</li>
- *   <li>Keeps nothing on disk. Closing the context stops it after every bean is destroyed, so the worker returns
- *       its id first. Ctrl+C or SIGTERM stops it beside the application instead (Ctrl+C reaches redis-server too,
- *       and embedded-redis stops it from a JVM shutdown hook of its own), so the worker may warn that it could
- *       not return its id: harmless here, as this Redis forgets everything when it stops.</li>
+ *   <li>Keeps nothing on disk. Runs as a child process ({@link SampleRedis}) stopped after every bean is
+ *       destroyed, also on SIGTERM, so the worker returns its id first. Ctrl+C in a terminal reaches redis-server
+ *       too, so there the worker may warn that it could not return its id: harmless, as this Redis forgets
+ *       everything when it stops.</li>
  * </ul>
  */
 public class EmbeddedRedisInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
@@ -47,21 +48,30 @@ public class EmbeddedRedisInitializer implements ApplicationContextInitializer<C
         int port = configured == 0 ? freePort() : configured;
         environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
                 Map.of("spring.data.redis.host", "127.0.0.1", PORT, port)));
-        RedisServer server;
+        SampleRedis server;
         try {
-            server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                    .setting("save \"\"").setting("appendonly no").build();
-            server.start();
+            server = SampleRedis.start(port);
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("Cannot start the sample's embedded Redis on 127.0.0.1:" + port
                     + " (is the port taken?); set " + PORT + "=0 for a free port: " + e.getMessage(), e);
         }
         log.info("Embedded Redis of the idworker sample listens on 127.0.0.1:{}", port);
         // destroyed last, being the first disposable bean: after the worker has returned its lease
+        CountDownLatch stopped = new CountDownLatch(1);
         ((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean("embeddedRedis", () -> {
             server.stop();
-            log.info("Embedded Redis on 127.0.0.1:{} stopped", server.ports());
+            stopped.countDown();
+            log.info("Embedded Redis on 127.0.0.1:{} stopped", server.port());
         });
+        // a JVM that exits without closing the context must not leave Redis behind; after the context's own stop
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stopped.await(40, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            server.stop();
+        }, "embedded-redis-stop"));
     }
 
     private static int freePort() {
