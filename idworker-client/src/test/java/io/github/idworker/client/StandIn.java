@@ -170,13 +170,17 @@ final class StandIn implements AutoCloseable {
                 .openDuration(Duration.ofMillis(500));
     }
 
-    /** The fetcher an {@link IdServiceClient} of these stand-ins would use, for tests of the parts beneath it. */
+    /**
+     * The fetcher an {@link IdServiceClient} of these stand-ins would use, for tests of the parts beneath it. Its
+     * HTTP timeouts are 2 s: no test of it waits for one, and a first call on a loaded machine (a cold HTTP client
+     * and stand-in) took longer than 500 ms.
+     */
     static FailoverFetcher fetcher(List<StandIn> standIns) {
         List<Endpoint> endpoints = standIns.stream().map(s -> new Endpoint(s.baseUrl(), 3,
                 TimeUnit.MILLISECONDS.toNanos(500), System::nanoTime)).toList();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(500)).build();
-        return new FailoverFetcher(new RequestSigner(APP_KEY, SECRET), endpoints, http, Duration.ofMillis(500));
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        return new FailoverFetcher(new RequestSigner(APP_KEY, SECRET), endpoints, http, Duration.ofSeconds(2));
     }
 
     static Behaviour ids() {
