@@ -25,6 +25,14 @@ public final class RequestSigner {
     static final String ALGORITHM = "HmacSHA256";
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** One Mac a thread: {@link Mac#getInstance} searches the providers at every call. */
+    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance(ALGORITHM);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    });
 
     private final String appKey;
     private final byte[] secret;
@@ -78,7 +86,8 @@ public final class RequestSigner {
 
     static byte[] hmac(byte[] secret, String canonical) {
         try {
-            Mac mac = Mac.getInstance(ALGORITHM);
+            // keyed anew each call (a server verifies under two keys a call); doFinal leaves no state behind
+            Mac mac = MACS.get();
             mac.init(new SecretKeySpec(secret, ALGORITHM));
             return mac.doFinal(canonical.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {

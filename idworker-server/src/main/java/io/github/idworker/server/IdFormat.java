@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.http.server.ServletServerHttpRequest;
@@ -22,13 +23,19 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
  * writes them as JSON strings ({@code ["250593765314527232"]}) when asked with {@code as=string}, for JavaScript
  * callers whose numbers lose digits beyond 2<sup>53</sup>; {@code as=number} (or no {@code as}) keeps numbers.
  * Any other value is refused with a 400 naming {@code as} <em>before</em> the endpoint runs, so no identifier is
- * taken for an answer that is never sent.
+ * taken for an answer that is never sent. Both forms are written by {@link IdsJsonConverter}.
  */
 @Configuration(proxyBeanMethods = false)
 public class IdFormat implements WebMvcConfigurer {
 
     /** The query parameter. */
     static final String PARAMETER = "as";
+
+    /** Identifier lists as JSON without Jackson, ahead of it ({@link IdsJsonConverter}). */
+    @Override
+    public void configureMessageConverters(HttpMessageConverters.ServerBuilder builder) {
+        builder.addCustomConverter(new IdsJsonConverter());
+    }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
