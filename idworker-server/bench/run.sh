@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The idworker server's speed as a user sees it: starts the server jar (profile demo) as its own process, then runs
-# wrk from another process against each endpoint over loopback and prints one table. Bounded: about 2.5 minutes.
+# wrk from another process against each endpoint over loopback and prints one table. Bounded: under 3 minutes once
+# the jar is built and wrk installed (both done here when missing).
 #   idworker-server/bench/run.sh                 (from anywhere in the repository)
-# Environment: BENCH_JVM_FLAGS, BENCH_POOL_PROPS (the user entity's sizing for the count=1000 run), BENCH_SECONDS
-# (15), BENCH_POOL_SECONDS (20), BENCH_KEEP=1 keeps the work folder (server log, wrk output).
+# Environment: BENCH_JAR, BENCH_JVM_FLAGS, BENCH_POOL_PROPS and BENCH_STOCK (the user entity's sizing for the
+# count=1000 run, and the stock awaited), BENCH_SECONDS (15), BENCH_POOL_SECONDS (20), BENCH_KEEP=1 keeps the work
+# folder (server log, wrk output).
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
