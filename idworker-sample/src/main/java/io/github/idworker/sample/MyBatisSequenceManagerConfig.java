@@ -12,9 +12,10 @@ import java.sql.SQLException;
 
 /**
  * Profile {@code db}: this application's own lease manager, declared under the name {@code dbSequenceManager} so
- * that idworker's default JDBC manager backs off and {@code dbIdWorker} leases through it. The tables come from
- * {@code schema.sql}, which Spring Boot runs on the embedded database; on a database of your own create them from
- * that file or from idworker's DDL, which defines the same tables.
+ * that idworker's default JDBC manager backs off and {@code dbIdWorker} leases through it. The tables are
+ * idworker's own, from the DDL it ships ({@code io/github/idworker/lease/jdbc/schema-<database>.sql} in
+ * idworker-core), which Spring Boot runs on the embedded database (application-db.yml); on a database of your own
+ * run that file once.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("db")

@@ -2,6 +2,7 @@ package io.github.idworker.sample;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.jdbc.JdbcDialect;
+import io.github.idworker.jdbc.JdbcSchema;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.test.lease.SequenceManagerStore;
 import org.apache.ibatis.mapping.Environment;
@@ -10,23 +11,19 @@ import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.mybatis.spring.SqlSessionTemplate;
 import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * {@link MyBatisSequenceManager} over a real database with the sample's {@code schema.sql}, seen by the contract
+ * {@link MyBatisSequenceManager} over a real database with the lease tables idworker ships, seen by the contract
  * kit; every manager gets its own MyBatis session factory over one pool, as separate processes would.
  */
 final class MyBatisStore implements SequenceManagerStore {
@@ -62,23 +59,13 @@ final class MyBatisStore implements SequenceManagerStore {
         jdbc = JdbcClient.create(dataSource);
     }
 
-    /**
-     * Runs the statements of the sample's {@code schema.sql} that create idworker's lease tables: the file also
-     * holds the application's own table, which the contract does not need, so a real test database gets only these.
-     */
-    private static void createLeaseTables(Connection c) throws SQLException {
-        String script;
-        try (InputStream in = new ClassPathResource("schema.sql").getInputStream()) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        // comment lines go first: they may hold a ';' themselves
-        for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
-            if (statement.contains("CREATE TABLE IF NOT EXISTS idworker_")) {
-                try (Statement s = c.createStatement()) {
-                    s.execute(statement);
-                }
+    /** Creates idworker's lease tables from the DDL it ships for the database's dialect. */
+    private void createLeaseTables(Connection c) throws SQLException {
+        JdbcSchema schema = new JdbcSchema("lease/jdbc", "idworker_worker_slot", "idworker_worker_slot",
+                "idworker.jdbc.initialize-schema", Map.of());
+        for (String statement : schema.statements(dialect)) {
+            try (Statement s = c.createStatement()) {
+                s.execute(statement);
             }
         }
     }

@@ -73,7 +73,7 @@ public class DBIdWorkerConfig {
 
     /** Returns the lease of {@code dbIdWorker} before the context's connection factories stop. */
     @Bean
-    WorkerLeaseLifecycle dbIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
-        return new WorkerLeaseLifecycle(worker);
+    ClosingLifecycle dbIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
+        return new ClosingLifecycle(worker);
     }
 }

@@ -56,7 +56,7 @@ import java.util.Map;
  * Any failure stops the startup with a message naming the property at fault; pools already built are closed.
  * Nothing is written to Redis during startup itself: the first refill check runs on the pools' own thread.
  *
- * <p>Steps at shutdown: {@link IdPoolsLifecycle} closes the pools before the Redis connection factory stops, so
+ * <p>Steps at shutdown: {@link ClosingLifecycle} closes the pools before the Redis connection factory stops, so
  * no refill runs against a stopped factory; the destroy method closes them again (idempotent).
  *
  * <p>The data source and connection factory are the single candidates (the only bean of the type, or the one
@@ -133,8 +133,8 @@ public class IdPoolsConfig {
 
     /** Closes {@code idPools} before the context's connection factories stop. */
     @Bean
-    IdPoolsLifecycle idPoolsLifecycle(@Qualifier(POOLS_BEAN) ObjectProvider<RedisIdPools> pools) {
-        return new IdPoolsLifecycle(pools.getIfAvailable());
+    ClosingLifecycle idPoolsLifecycle(@Qualifier(POOLS_BEAN) ObjectProvider<RedisIdPools> pools) {
+        return new ClosingLifecycle(pools.getIfAvailable());
     }
 
     /**

@@ -60,7 +60,7 @@ public class RedisIdWorkerConfig {
 
     /** Returns the lease of {@code redisIdWorker} before the Redis connection factory stops. */
     @Bean
-    WorkerLeaseLifecycle redisIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
-        return new WorkerLeaseLifecycle(worker);
+    ClosingLifecycle redisIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
+        return new ClosingLifecycle(worker);
     }
 }

@@ -101,8 +101,8 @@ public class ZookeeperIdWorkerConfig {
 
     /** Returns the lease of {@code zookeeperIdWorker} before the context's clients close. */
     @Bean
-    WorkerLeaseLifecycle zookeeperIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
-        return new WorkerLeaseLifecycle(worker);
+    ClosingLifecycle zookeeperIdWorkerLifecycle(@Qualifier(WORKER_BEAN) AbstractIdWorker worker) {
+        return new ClosingLifecycle(worker);
     }
 
     private static Duration positive(Duration value, String property) {

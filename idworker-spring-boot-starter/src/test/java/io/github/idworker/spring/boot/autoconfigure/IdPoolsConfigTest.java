@@ -63,6 +63,10 @@ import static org.awaitility.Awaitility.await;
  */
 class IdPoolsConfigTest {
 
+    /** The pool table as applications created it before reserved_to existed. */
+    private static final ShippedSchema OLD_POOL_TABLE =
+            ShippedSchema.of("pool/jdbc", "idworker_id_pool", "old_id_pool").without("reserved_to");
+
     private static final String TABLE = JdbcPoolStore.DEFAULT_TABLE;
 
     private final String url = TestNames.h2Url();
@@ -304,7 +308,7 @@ class IdPoolsConfigTest {
         String key = leftovers.entity();
         pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:pool-schema.sql",
+                        "spring.sql.init.schema-locations=" + ShippedSchema.of("pool/jdbc", "idworker_id_pool", "app_id_pool").location(),
                         "idworker.pool.table=app_id_pool", "idworker.pool.initialize-schema=never")
                 .withPropertyValues(small(key))
                 .run(context -> {
@@ -319,7 +323,7 @@ class IdPoolsConfigTest {
     void aTableWithoutReservedToFailsStartupQuotingTheStatementsThatAddIt() {
         pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:pool-schema-before-reserved-to.sql",
+                        "spring.sql.init.schema-locations=" + OLD_POOL_TABLE.location(),
                         "idworker.pool.table=old_id_pool", "idworker.pool.initialize-schema=never")
                 .run(context -> {
                     assertThat(context).hasFailed();
@@ -342,7 +346,7 @@ class IdPoolsConfigTest {
         String key = leftovers.entity();
         pools().withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:pool-schema-before-reserved-to.sql",
+                        "spring.sql.init.schema-locations=" + OLD_POOL_TABLE.location(),
                         "idworker.pool.table=old_id_pool", "idworker.pool.initialize-schema=always")
                 .withPropertyValues(small(key))
                 .run(context -> {

@@ -46,6 +46,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SegmentIdGeneratorsConfigTest {
 
+    /** The segment table as applications created it before high_water existed, with the row an older version left. */
+    private static final ShippedSchema OLD_SEGMENT_TABLE =
+            ShippedSchema.of("segment/jdbc", "idworker_segment", "old_segment").without("high_water")
+                    .with("INSERT INTO old_segment (biz_tag, max_id, step) VALUES ('order', 5000, 100)");
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
 
@@ -356,7 +361,7 @@ class SegmentIdGeneratorsConfigTest {
         segments(TestNames.h2Url())
                 .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:segment-schema.sql",
+                        "spring.sql.init.schema-locations=" + ShippedSchema.of("segment/jdbc", "idworker_segment", "app_segment").location(),
                         "idworker.segment.table=app_segment", "idworker.segment.initialize-schema=never",
                         "idworker.segment.tags.order.start-after=41")
                 .run(context -> {
@@ -371,7 +376,7 @@ class SegmentIdGeneratorsConfigTest {
         segments(TestNames.h2Url())
                 .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:segment-schema-before-high-water.sql",
+                        "spring.sql.init.schema-locations=" + OLD_SEGMENT_TABLE.location(),
                         "idworker.segment.table=old_segment", "idworker.segment.initialize-schema=never")
                 .run(context -> {
                     assertThat(context).hasFailed();
@@ -394,7 +399,7 @@ class SegmentIdGeneratorsConfigTest {
         segments(TestNames.h2Url())
                 .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:segment-schema-before-high-water.sql",
+                        "spring.sql.init.schema-locations=" + OLD_SEGMENT_TABLE.location(),
                         "idworker.segment.table=old_segment", "idworker.segment.initialize-schema=always")
                 .run(context -> {
                     assertThat(context).hasNotFailed();

@@ -46,6 +46,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SerialStoreConfigTest {
 
+    /**
+     * The serial tables as applications created them before reserved_to existed, with one rule's period as an older
+     * version left it: numbers 1 to 40 of 20261123 reserved.
+     */
+    private static final ShippedSchema OLD_SERIAL_TABLES =
+            ShippedSchema.of("serial/jdbc", "idworker_serial_rule", "old_serial").without("reserved_to")
+                    .with("INSERT INTO old_serial_period (rule_name, period, high_water) VALUES ('order', '20261123', 40)");
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
 
@@ -269,7 +277,7 @@ class SerialStoreConfigTest {
         String url = TestNames.h2Url();
         serials(url).withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:serial-schema.sql",
+                        "spring.sql.init.schema-locations=" + ShippedSchema.of("serial/jdbc", "idworker_serial_rule", "app_serial_rule").location(),
                         "idworker.serial.table=app_serial_rule", "idworker.serial.initialize-schema=never")
                 .withPropertyValues(ORDER)
                 .run(context -> {
@@ -284,7 +292,7 @@ class SerialStoreConfigTest {
         serials(TestNames.h2Url())
                 .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:serial-schema-before-reserved-to.sql",
+                        "spring.sql.init.schema-locations=" + OLD_SERIAL_TABLES.location(),
                         "idworker.serial.table=old_serial", "idworker.serial.initialize-schema=never")
                 .withPropertyValues(ORDER)
                 .run(context -> {
@@ -311,7 +319,7 @@ class SerialStoreConfigTest {
         serials(TestNames.h2Url())
                 .withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
                 .withPropertyValues("spring.sql.init.mode=always",
-                        "spring.sql.init.schema-locations=classpath:serial-schema-before-reserved-to.sql",
+                        "spring.sql.init.schema-locations=" + OLD_SERIAL_TABLES.location(),
                         "idworker.serial.table=old_serial", "idworker.serial.initialize-schema=always")
                 .withPropertyValues(ORDER)
                 .run(context -> {

@@ -1,4 +1,4 @@
-package io.github.idworker.server;
+package io.github.idworker.spring.boot.embedded;
 
 import redis.embedded.core.ExecutableProvider;
 
@@ -10,25 +10,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo's Redis: the {@code redis-server} binary embedded-redis ships, run as a child process on a loopback
+ * A Redis for demos and tests: the {@code redis-server} binary embedded-redis ships, run as a child process on a loopback
  * port, keeping nothing on disk. Guarantees that it is stopped only when this class is told to: embedded-redis's
  * own {@code RedisServer} stops its process from a JVM shutdown hook of its own, which runs at the same time as
  * Spring's, so on {@code SIGTERM} Redis went away while the worker was still returning its id to it.
  */
-final class DemoRedis {
+public final class EmbeddedRedisProcess {
 
     private static final long START_WAIT_MILLIS = 10_000;
 
     private final int port;
     private final Process process;
 
-    private DemoRedis(int port, Process process) {
+    private EmbeddedRedisProcess(int port, Process process) {
         this.port = port;
         this.process = process;
     }
 
     /** Starts Redis on {@code 127.0.0.1:port} and waits until it accepts connections. */
-    static DemoRedis start(int port) throws IOException {
+    public static EmbeddedRedisProcess start(int port) throws IOException {
         File binary = ExecutableProvider.newJarResourceProvider().get();
         Process process = new ProcessBuilder(List.of(binary.getAbsolutePath(), "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
@@ -40,7 +40,7 @@ final class DemoRedis {
             }
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return new DemoRedis(port, process);
+                return new EmbeddedRedisProcess(port, process);
             } catch (IOException notYet) {
                 if (System.nanoTime() > deadline) {
                     process.destroyForcibly();
@@ -52,12 +52,12 @@ final class DemoRedis {
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** Stops Redis: asks it to exit, and kills it after 5 s. Idempotent. */
-    void stop() {
+    public void stop() {
         if (!process.isAlive()) {
             return;
         }
