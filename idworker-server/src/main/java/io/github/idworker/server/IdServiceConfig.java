@@ -8,6 +8,7 @@ import io.github.idworker.service.ServiceApps;
 import io.github.idworker.service.jdbc.JdbcAppStore;
 import io.github.idworker.service.redis.RedisRequestGate;
 import io.github.idworker.spring.boot.autoconfigure.IdWorkerProperties;
+import io.github.idworker.spring.boot.autoconfigure.JdbcProperties;
 import io.github.idworker.spring.boot.autoconfigure.SpringRedisScriptExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +63,7 @@ public class IdServiceConfig {
     @Bean(name = APP_STORE_BEAN)
     @DependsOnDatabaseInitialization
     JdbcAppStore appStore(DataSource dataSource, IdServiceProperties service, IdWorkerProperties properties) {
-        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcProperties jdbc = properties.getJdbc();
         JdbcAppStore store = new JdbcAppStore(dataSource, service.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
         if (service.getInitializeSchema().creates(dataSource)) {

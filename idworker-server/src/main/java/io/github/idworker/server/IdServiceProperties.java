@@ -4,7 +4,7 @@ import io.github.idworker.service.RequestAuthenticator;
 import io.github.idworker.service.ServiceApp;
 import io.github.idworker.service.jdbc.JdbcAppStore;
 import io.github.idworker.signing.SignatureVerifier;
-import io.github.idworker.spring.boot.autoconfigure.IdWorkerProperties;
+import io.github.idworker.spring.boot.autoconfigure.SchemaInitialization;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -26,7 +26,7 @@ public class IdServiceProperties {
     private String table = JdbcAppStore.DEFAULT_TABLE;
 
     /** When to create the application table: embedded (an in-memory database, as Spring Boot judges it), always, never. */
-    private IdWorkerProperties.SchemaInitialization initializeSchema = IdWorkerProperties.SchemaInitialization.EMBEDDED;
+    private SchemaInitialization initializeSchema = SchemaInitialization.EMBEDDED;
 
     /** How far a call's X-Timestamp may be from this server's clock, either way. */
     private Duration window = SignatureVerifier.DEFAULT_WINDOW;
@@ -56,11 +56,11 @@ public class IdServiceProperties {
         this.table = table;
     }
 
-    public IdWorkerProperties.SchemaInitialization getInitializeSchema() {
+    public SchemaInitialization getInitializeSchema() {
         return initializeSchema;
     }
 
-    public void setInitializeSchema(IdWorkerProperties.SchemaInitialization initializeSchema) {
+    public void setInitializeSchema(SchemaInitialization initializeSchema) {
         this.initializeSchema = initializeSchema;
     }
 

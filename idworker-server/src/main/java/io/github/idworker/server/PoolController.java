@@ -4,6 +4,7 @@ import io.github.idworker.pool.IdPools;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.service.RequestAuthenticator;
 import io.github.idworker.spring.boot.autoconfigure.IdWorkerProperties;
+import io.github.idworker.spring.boot.autoconfigure.PoolProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.ResponseEntity;
@@ -44,7 +45,7 @@ public class PoolController {
     public PoolController(IdPools pools, RequestAuthenticator authenticator, IdWorkerProperties properties) {
         this.pools = pools;
         this.authenticator = authenticator;
-        IdWorkerProperties.Pool pool = properties.getPool();
+        PoolProperties pool = properties.getPool();
         this.environment = new PoolEnvironment(pool.getEnvironment(), pool.getEnvironments()).toString();
     }
 

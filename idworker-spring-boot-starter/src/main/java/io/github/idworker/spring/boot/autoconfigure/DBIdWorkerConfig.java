@@ -47,7 +47,7 @@ public class DBIdWorkerConfig {
                                                  IdWorkerProperties properties, Environment environment) {
         DataSource dataSource = SingleDataSource.require(dataSources, "@EnableIdWorker(mode = CenterMode.DB)",
                 "an ISequenceManager bean named " + SEQUENCE_MANAGER_BEAN);
-        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcProperties jdbc = properties.getJdbc();
         JdbcTimeouts timeouts = new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout());
         Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
         if (timeouts.statementTimeout().compareTo(heartbeat) >= 0) {

@@ -82,8 +82,8 @@ public class IdPoolsConfig {
     public JdbcPoolStore poolStore(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
         DataSource dataSource = SingleDataSource.require(dataSources, "@EnableIdPools",
                 "a PoolStore bean named " + STORE_BEAN);
-        IdWorkerProperties.Pool pool = properties.getPool();
-        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        PoolProperties pool = properties.getPool();
+        JdbcProperties jdbc = properties.getJdbc();
         JdbcPoolStore store = new JdbcPoolStore(dataSource, pool.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
         if (pool.getInitializeSchema().creates(dataSource)) {
@@ -146,7 +146,7 @@ public class IdPoolsConfig {
      *         {@code idworker.pool.environments} when they do not make a split
      */
     static RedisPoolOptions.Builder options(IdWorkerProperties properties) {
-        IdWorkerProperties.Pool pool = properties.getPool();
+        PoolProperties pool = properties.getPool();
         return RedisPoolOptions.builder()
                 .keyPrefix(properties.getRedis().getKeyPrefix())
                 .environment(new PoolEnvironment(pool.getEnvironment(), pool.getEnvironments()))
@@ -162,9 +162,9 @@ public class IdPoolsConfig {
      * @throws IdWorkerConfigurationException naming {@code idworker.pool.entities.<key>.<field>} of the first
      *         value a pool cannot run with, or {@code idworker.pool.entities.<key>} for a malformed key
      */
-    static List<PoolEntity> entities(IdWorkerProperties.Pool pool) {
+    static List<PoolEntity> entities(PoolProperties pool) {
         List<PoolEntity> entities = new ArrayList<>(pool.getEntities().size());
-        for (Map.Entry<String, IdWorkerProperties.PoolEntityProperties> e : pool.getEntities().entrySet()) {
+        for (Map.Entry<String, PoolEntityProperties> e : pool.getEntities().entrySet()) {
             entities.add(entity(e.getKey(), e.getValue()));
         }
         return entities;
@@ -175,11 +175,10 @@ public class IdPoolsConfig {
      *
      * @throws IdWorkerConfigurationException naming {@code idworker.pool.entities.<key>.<field>}
      */
-    static PoolEntity entity(String key, IdWorkerProperties.PoolEntityProperties settings) {
+    static PoolEntity entity(String key, PoolEntityProperties settings) {
         // named like the entry itself, as serial rules are, so the message points at the line to correct
         PoolEntity.checkKey(key, "idworker.pool.entities." + key);
-        IdWorkerProperties.PoolEntityProperties s = (settings != null) ? settings
-                : new IdWorkerProperties.PoolEntityProperties();
+        PoolEntityProperties s = (settings != null) ? settings : new PoolEntityProperties();
         return PoolEntity.builder(key)
                 .name(s.getName())
                 .type(s.getType())

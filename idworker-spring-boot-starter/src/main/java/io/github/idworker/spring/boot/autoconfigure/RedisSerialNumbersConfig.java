@@ -51,7 +51,7 @@ public class RedisSerialNumbersConfig {
      * @throws IdWorkerConfigurationException naming the property of a value the numbers cannot run with
      */
     static RedisSerialOptions redisOptions(IdWorkerProperties properties) {
-        IdWorkerProperties.SerialRedis redis = properties.getSerial().getRedis();
+        SerialRedisProperties redis = properties.getSerial().getRedis();
         return RedisSerialOptions.builder()
                 .keyPrefix(properties.getRedis().getKeyPrefix())
                 .lockTtl(redis.getLockTtl())

@@ -45,8 +45,8 @@ public class SegmentIdGeneratorsConfig {
     public JdbcSegmentAllocator segmentAllocator(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
         DataSource dataSource = SingleDataSource.require(dataSources, "@EnableSegmentIdGenerators",
                 "a SegmentAllocator bean named " + ALLOCATOR_BEAN);
-        IdWorkerProperties.Segment segment = properties.getSegment();
-        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        SegmentProperties segment = properties.getSegment();
+        JdbcProperties jdbc = properties.getJdbc();
         JdbcSegmentAllocator allocator = new JdbcSegmentAllocator(dataSource, segment.getTable(), segment.isAutoCreate(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
         if (segment.getInitializeSchema().creates(dataSource)) {

@@ -4,7 +4,7 @@ import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
 
 /**
- * Turns {@link IdWorkerProperties.Segment} into validated generator options; an invalid value raises
+ * Turns {@link SegmentProperties} into validated generator options; an invalid value raises
  * {@link io.github.idworker.IdWorkerConfigurationException} naming its {@code idworker.segment.*} property.
  */
 final class SegmentOptionsFactory {
@@ -13,7 +13,7 @@ final class SegmentOptionsFactory {
     }
 
     /** Options of the in-process generators. */
-    static SegmentGeneratorOptions inProcess(IdWorkerProperties.Segment segment) {
+    static SegmentGeneratorOptions inProcess(SegmentProperties segment) {
         return SegmentGeneratorOptions.builder()
                 .minStep(segment.getMinStep())
                 .maxStep(segment.getMaxStep())
@@ -28,7 +28,7 @@ final class SegmentOptionsFactory {
 
     /** Options of the Redis sequences; keys share {@code idworker.redis.key-prefix} with the Redis centre. */
     static RedisSegmentOptions redis(IdWorkerProperties properties) {
-        IdWorkerProperties.SegmentRedis redis = properties.getSegment().getRedis();
+        SegmentRedisProperties redis = properties.getSegment().getRedis();
         return RedisSegmentOptions.builder()
                 .keyPrefix(properties.getRedis().getKeyPrefix())
                 .step(redis.getStep())

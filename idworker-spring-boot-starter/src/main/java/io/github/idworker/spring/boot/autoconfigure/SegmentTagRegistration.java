@@ -25,11 +25,11 @@ final class SegmentTagRegistration {
     private final List<String> created = new ArrayList<>();
     private final List<String> registered;
 
-    SegmentTagRegistration(SegmentAllocator allocator, IdWorkerProperties.Segment properties) {
+    SegmentTagRegistration(SegmentAllocator allocator, SegmentProperties properties) {
         List<String> tags = new ArrayList<>();
-        for (Map.Entry<String, IdWorkerProperties.Tag> entry : properties.getTags().entrySet()) {
+        for (Map.Entry<String, SegmentTagProperties> entry : properties.getTags().entrySet()) {
             String tag = entry.getKey();
-            IdWorkerProperties.Tag settings = (entry.getValue() != null) ? entry.getValue() : new IdWorkerProperties.Tag();
+            SegmentTagProperties settings = (entry.getValue() != null) ? entry.getValue() : new SegmentTagProperties();
             int step = (settings.getStep() != null) ? settings.getStep() : properties.getMinStep();
             String property = TAGS_PROPERTY + "." + tag;
             if (settings.getStartAfter() < 0) {

@@ -24,9 +24,9 @@ final class SerialRuleRegistration {
 
     private final List<SerialRule> registered;
 
-    SerialRuleRegistration(SerialRules rules, IdWorkerProperties.Serial properties) {
+    SerialRuleRegistration(SerialRules rules, SerialProperties properties) {
         List<SerialRule> configured = new ArrayList<>();
-        for (Map.Entry<String, IdWorkerProperties.Rule> entry : properties.getRules().entrySet()) {
+        for (Map.Entry<String, SerialRuleProperties> entry : properties.getRules().entrySet()) {
             configured.add(build(entry.getKey(), entry.getValue()));
         }
         List<SerialRule> held = new ArrayList<>(configured.size());
@@ -44,8 +44,8 @@ final class SerialRuleRegistration {
      *
      * @throws io.github.idworker.IdWorkerConfigurationException naming {@code idworker.serial.rules.<name>.<field>}
      */
-    static SerialRule build(String name, IdWorkerProperties.Rule settings) {
-        IdWorkerProperties.Rule s = (settings != null) ? settings : new IdWorkerProperties.Rule();
+    static SerialRule build(String name, SerialRuleProperties settings) {
+        SerialRuleProperties s = (settings != null) ? settings : new SerialRuleProperties();
         SerialRule.Builder builder = SerialRule.builder(name).prefix(s.getPrefix()).datePattern(s.getDatePattern())
                 .zone(s.getZone());
         if (s.getWidth() != null) {

@@ -54,8 +54,8 @@ public class SerialStoreConfig {
     public JdbcSerialStore serialStore(ObjectProvider<DataSource> dataSources, IdWorkerProperties properties) {
         DataSource dataSource = SingleDataSource.require(dataSources, "@EnableSerialNumbers",
                 "a SerialStore bean named " + STORE_BEAN);
-        IdWorkerProperties.Serial serial = properties.getSerial();
-        IdWorkerProperties.Jdbc jdbc = properties.getJdbc();
+        SerialProperties serial = properties.getSerial();
+        JdbcProperties jdbc = properties.getJdbc();
         JdbcSerialStore store = new JdbcSerialStore(dataSource, serial.getTable(),
                 new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()));
         if (serial.getInitializeSchema().creates(dataSource)) {

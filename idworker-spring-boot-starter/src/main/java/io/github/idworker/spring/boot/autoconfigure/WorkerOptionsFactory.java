@@ -54,8 +54,8 @@ final class WorkerOptionsFactory {
      * close returns the lease.
      */
     static WorkerOptions create(IdWorkerProperties properties, Environment environment) {
-        IdWorkerProperties.Snowflake snowflake = properties.getSnowflake();
-        IdWorkerProperties.Lease lease = properties.getLease();
+        SnowflakeProperties snowflake = properties.getSnowflake();
+        LeaseProperties lease = properties.getLease();
         if (snowflake.getWorkerBits() < 1) {
             // the core allows a single worker id for programs that know they run once; an application started
             // through the starter usually runs as several instances, the second of which could never start
@@ -80,7 +80,7 @@ final class WorkerOptionsFactory {
                 .build();
     }
 
-    private static MillisClock clock(IdWorkerProperties.Clock clock) {
+    private static MillisClock clock(SnowflakeProperties.Clock clock) {
         return switch (clock) {
             case SYSTEM -> MillisClock.SYSTEM;
         };

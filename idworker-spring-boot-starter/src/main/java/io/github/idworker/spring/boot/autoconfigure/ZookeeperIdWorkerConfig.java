@@ -55,7 +55,7 @@ public class ZookeeperIdWorkerConfig {
                                                              ObjectProvider<ACLProvider> aclProviders,
                                                              @Qualifier(OWN_CLIENT_BEAN) ObjectProvider<IdWorkerZookeeperClient> ownClient,
                                                              IdWorkerProperties properties, Environment environment) {
-        IdWorkerProperties.Zookeeper zookeeper = properties.getZookeeper();
+        ZookeeperProperties zookeeper = properties.getZookeeper();
         Duration operationTimeout = positive(zookeeper.getOperationTimeout(), "operation-timeout");
         Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
         if (operationTimeout.compareTo(heartbeat) >= 0) {
@@ -73,7 +73,7 @@ public class ZookeeperIdWorkerConfig {
     @Bean(name = OWN_CLIENT_BEAN, destroyMethod = "close")
     @Lazy
     IdWorkerZookeeperClient idworkerZookeeperClient(IdWorkerProperties properties) {
-        IdWorkerProperties.Zookeeper zookeeper = properties.getZookeeper();
+        ZookeeperProperties zookeeper = properties.getZookeeper();
         String connectString = zookeeper.getConnectString();
         if (connectString == null || connectString.isBlank()) {
             throw new IdWorkerConfigurationException(PREFIX + "connect-string", "@EnableIdWorker(mode = "
@@ -81,7 +81,7 @@ public class ZookeeperIdWorkerConfig {
                     + "or a CuratorFramework bean of the application (exactly one, or one marked @Primary), or an "
                     + "ISequenceManager bean named " + SEQUENCE_MANAGER_BEAN);
         }
-        IdWorkerProperties.ZookeeperRetry retry = zookeeper.getRetry();
+        ZookeeperRetryProperties retry = zookeeper.getRetry();
         if (retry.getMaxRetries() < 0 || retry.getMaxRetries() > 29) {
             throw new IdWorkerConfigurationException(PREFIX + "retry.max-retries", "must be 0 to 29, was "
                     + retry.getMaxRetries());

@@ -130,7 +130,7 @@ class DBIdWorkerConfigTest {
                     assertThat(context).hasNotFailed();
                     IdWorkerProperties properties = context.getBean(IdWorkerProperties.class);
                     assertThat(properties.getSnowflake().getOnLargeBackwardStep()).isEqualTo(BackwardsPolicy.FAIL);
-                    assertThat(properties.getSnowflake().getClock()).isEqualTo(IdWorkerProperties.Clock.SYSTEM);
+                    assertThat(properties.getSnowflake().getClock()).isEqualTo(SnowflakeProperties.Clock.SYSTEM);
                     DBIdWorker worker = context.getBean(DBIdWorker.class);
                     assertThat(worker.layout().epoch()).isEqualTo(Instant.parse("2024-06-01T00:00:00Z"));
                     assertThat(worker.layout().timestampBits()).isEqualTo(42);

@@ -118,14 +118,14 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(properties.getZookeeper().getOperationTimeout())
                 .isEqualTo(ZookeeperSequenceManager.DEFAULT_OPERATION_TIMEOUT);
 
-        IdWorkerProperties.Segment segment = properties.getSegment();
+        SegmentProperties segment = properties.getSegment();
         assertThat(segment.getTable()).isEqualTo(JdbcSegmentAllocator.DEFAULT_TABLE);
         assertThat(segment.getMinStep()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MIN_STEP);
         assertThat(segment.getMaxStep()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MAX_STEP);
         assertThat(segment.getPrefetchThreshold()).isEqualTo(SegmentGeneratorOptions.DEFAULT_PREFETCH_THRESHOLD);
         assertThat(segment.getTargetLifetime()).isEqualTo(SegmentGeneratorOptions.DEFAULT_TARGET_LIFETIME);
         assertThat(segment.getMaxWait()).isEqualTo(SegmentGeneratorOptions.DEFAULT_MAX_WAIT);
-        IdWorkerProperties.SegmentRedis redis = segment.getRedis();
+        SegmentRedisProperties redis = segment.getRedis();
         assertThat(redis.getStep()).isEqualTo(RedisSegmentOptions.DEFAULT_STEP);
         assertThat(redis.getMaxBatch()).isEqualTo(RedisSegmentOptions.DEFAULT_MAX_BATCH);
         assertThat(redis.getLockTtl()).isEqualTo(RedisSegmentOptions.DEFAULT_LOCK_TTL);
@@ -135,18 +135,18 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(redis.getPrefetchThreshold()).isEqualTo(RedisSegmentOptions.DEFAULT_PREFETCH_THRESHOLD);
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSegmentOptions.DEFAULT_KEY_PREFIX);
 
-        IdWorkerProperties.Serial serial = properties.getSerial();
+        SerialProperties serial = properties.getSerial();
         assertThat(serial.getTable()).isEqualTo(JdbcSerialStore.DEFAULT_TABLE);
         assertThat(serial.getRuleRefresh()).isEqualTo(SerialRules.DEFAULT_REFRESH);
         assertThat(serial.getInitializeSchema()).isEqualTo(segment.getInitializeSchema());
-        IdWorkerProperties.SerialRedis serialRedis = serial.getRedis();
+        SerialRedisProperties serialRedis = serial.getRedis();
         assertThat(serialRedis.getLockTtl()).isEqualTo(RedisSerialOptions.DEFAULT_LOCK_TTL);
         assertThat(serialRedis.getMaxWait()).isEqualTo(RedisSerialOptions.DEFAULT_MAX_WAIT);
         assertThat(serialRedis.getRefillCover()).isEqualTo(RedisSerialOptions.DEFAULT_REFILL_COVER);
         assertThat(serialRedis.isCheckRunId()).isEqualTo(RedisSerialOptions.defaults().checkRunId());
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisSerialOptions.DEFAULT_KEY_PREFIX);
 
-        IdWorkerProperties.Pool pool = properties.getPool();
+        PoolProperties pool = properties.getPool();
         assertThat(pool.getTable()).isEqualTo(JdbcPoolStore.DEFAULT_TABLE);
         assertThat(pool.getInitializeSchema()).isEqualTo(serial.getInitializeSchema());
         RedisPoolOptions poolOptions = RedisPoolOptions.defaults();
@@ -155,7 +155,7 @@ class IdWorkerPropertiesMetadataTest {
         assertThat(pool.getScanInterval()).isEqualTo(RedisPoolOptions.DEFAULT_SCAN_INTERVAL);
         assertThat(pool.getMaxRefill()).isEqualTo(RedisPoolOptions.DEFAULT_MAX_REFILL);
         assertThat(properties.getRedis().getKeyPrefix()).isEqualTo(RedisPoolOptions.DEFAULT_KEY_PREFIX);
-        IdWorkerProperties.PoolEntityProperties entity = new IdWorkerProperties.PoolEntityProperties();
+        PoolEntityProperties entity = new PoolEntityProperties();
         assertThat(entity.getType()).isEqualTo(IncreasingType.MONOTONIC);
         assertThat(entity.getStartOffset()).isEqualTo(PoolEntity.DEFAULT_START_OFFSET);
         assertThat(entity.getStep()).isEqualTo(PoolEntity.DEFAULT_STEP);
@@ -181,7 +181,7 @@ class IdWorkerPropertiesMetadataTest {
             Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(p + "type",
                     type.name().toLowerCase(Locale.ROOT), p + "check-interval", "250ms",
                     p + "max-pool-size", "8000", p + "name", "User IDs")));
-            IdWorkerProperties.PoolEntityProperties users = binder.bind("idworker", IdWorkerProperties.class).get()
+            PoolEntityProperties users = binder.bind("idworker", IdWorkerProperties.class).get()
                     .getPool().getEntities().get("users");
             assertThat(users.getType()).isEqualTo(type);
             assertThat(users.getCheckInterval()).isEqualTo(Duration.ofMillis(250));

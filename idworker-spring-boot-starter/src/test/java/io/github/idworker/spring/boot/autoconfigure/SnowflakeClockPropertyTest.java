@@ -47,7 +47,7 @@ class SnowflakeClockPropertyTest {
         db("system").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(IdWorkerProperties.class).getSnowflake().getClock())
-                    .isEqualTo(IdWorkerProperties.Clock.SYSTEM);
+                    .isEqualTo(SnowflakeProperties.Clock.SYSTEM);
             assertThat(context.getBean(DBIdWorker.class).nextId()).isPositive();
         });
     }
