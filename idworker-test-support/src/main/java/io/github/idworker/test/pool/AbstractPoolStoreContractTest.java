@@ -9,7 +9,6 @@ import io.github.idworker.pool.PoolReservation;
 import io.github.idworker.pool.PoolRowMovedBackException;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.UnknownPoolEntityException;
-import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.test.Racers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -554,7 +553,7 @@ public abstract class AbstractPoolStoreContractTest {
         String table = "no_pool_" + UUID.randomUUID().toString().substring(0, 8);
         assertThatThrownBy(() -> store.verifySchemaOf(table))
                 .isInstanceOfSatisfying(IdWorkerConfigurationException.class, e -> assertThat(e.getProperty())
-                        .isEqualTo(JdbcPoolStore.INITIALIZE_SCHEMA_PROPERTY))
+                        .isEqualTo("idworker.pool.initialize-schema"))
                 .hasMessageContaining(table)
                 .satisfies(e -> assertNoCredentials(e.getMessage()));
     }

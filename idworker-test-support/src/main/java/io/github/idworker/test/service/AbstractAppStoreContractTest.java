@@ -3,7 +3,6 @@ package io.github.idworker.test.service;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.service.AppStore;
 import io.github.idworker.service.ServiceApp;
-import io.github.idworker.service.jdbc.JdbcAppStore;
 import io.github.idworker.test.Racers;
 import io.github.idworker.test.StderrLog;
 import org.junit.jupiter.api.AfterEach;
@@ -363,9 +362,9 @@ public abstract class AbstractAppStoreContractTest {
         String table = "no_app_" + UUID.randomUUID().toString().substring(0, 8);
         assertThatThrownBy(() -> store.verifySchemaOf(table))
                 .isInstanceOfSatisfying(IdWorkerConfigurationException.class, e -> assertThat(e.getProperty())
-                        .isEqualTo(JdbcAppStore.INITIALIZE_SCHEMA_PROPERTY))
+                        .isEqualTo("idworker.service.initialize-schema"))
                 .hasMessageContaining(table)
-                .hasMessageContaining(JdbcAppStore.INITIALIZE_SCHEMA_PROPERTY)
+                .hasMessageContaining("idworker.service.initialize-schema")
                 .satisfies(e -> assertNoCredentials(e.getMessage()));
     }
 
