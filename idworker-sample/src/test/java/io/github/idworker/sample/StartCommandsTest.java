@@ -1,5 +1,6 @@
 package io.github.idworker.sample;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.serial.LocalSerialNumbers;
 import io.github.idworker.serial.redis.RedisSerialNumbers;
 import io.github.idworker.snowflake.DBIdWorker;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dspring-boot.run.profiles=db} for profile {@code db}, which passes {@code --spring.profiles.active=db}),
  * only on free ports: each answers {@code /actuator/health} with UP and creates an order.
  */
+@Tag("slow")
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StartCommandsTest {
 

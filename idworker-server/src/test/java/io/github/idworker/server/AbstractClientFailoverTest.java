@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every ID is unique, IDs of environment 1 (odd) stand in while 0 is down, and the client returns to the
  * restarted environment 0 (even IDs again, its circuit closed). Subclasses provide the environments.
  */
+@Tag("slow")
 @Tag("exclusive")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 abstract class AbstractClientFailoverTest {

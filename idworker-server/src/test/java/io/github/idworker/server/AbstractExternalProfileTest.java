@@ -29,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * profile {@code demo} ({@code order}, {@code invoice}, {@link ServiceEnvironment#DEMO_RULES}) are registered by every start; the cleanup removes their
  * rows, periods and Redis keys too, so the shared database and Redis keep nothing of the sample's.
  */
+@Tag("slow")
 @Tag("exclusive")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class AbstractExternalProfileTest {

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * served from the buffer — the HTTP calls are at most one per batch (plus the first) — and once warm no caller
  * waits for a refill, because the refill starts while {@code refillThreshold} IDs are still buffered.
  */
+@Tag("slow")
 @Tag("exclusive")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientBufferTest {

@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that drifts from the code fails here. Only the ports change (free ones, so a running demo does not collide) and
  * the namespace (a fresh one per command).
  */
+@Tag("slow")
 class DocumentedStartCommandsTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.service.ServiceApp;
 import io.github.idworker.service.ServiceApps;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * nor the demo entity, so neither reaches a real table. The demo's drawn secret is handed over in a file only the
  * user can read, never in a log line.
  */
+@Tag("slow")
 @ExtendWith(OutputCaptureExtension.class)
 class OwnProfileTest {
 

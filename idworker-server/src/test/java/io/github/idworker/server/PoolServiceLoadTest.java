@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>{@code -Dload.seconds=N} sets each phase's length (default 3); the README's figures come from
  * {@code mvn -pl idworker-sample verify -Dtest=PoolServiceLoadTest -Dload.seconds=20}.
  */
+@Tag("slow")
 @Tag("exclusive")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)

@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.service.UnauthorizedException.Reason;
 import io.github.idworker.signing.RequestSigner;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link Reason#STORE_RESET} (before the fix: {@code 200} with fresh IDs); fresh calls are admitted again once
  * stamped after the restart plus the guard (2 s here).
  */
+@Tag("slow")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PoolServiceStoreLossTest {
 

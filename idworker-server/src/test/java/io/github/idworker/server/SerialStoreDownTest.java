@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import org.junit.jupiter.api.Tag;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "idworker.pool.initialize-schema=always", "idworker.service.initialize-schema=always",
         "idworker.serial.redis.max-wait=1s", "spring.datasource.hikari.connection-timeout=250",
         "spring.datasource.hikari.validation-timeout=250"})
+@Tag("slow")
 @ExtendWith(OutputCaptureExtension.class)
 class SerialStoreDownTest {
 

@@ -1,5 +1,6 @@
 package io.github.idworker.review;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.lease.zookeeper.ZookeeperSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.MillisClock;
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 2 worker ids, 16 issuing threads in all, while (1) the ZooKeeper server is replaced by an empty one on the same
  * port, and (2) sessions are ended on the server at random. No identifier may be issued twice.
  */
+@Tag("slow")
 @Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EmptyRestartAndSessionChurnTest {
 

@@ -1,5 +1,6 @@
 package io.github.idworker.review;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.lease.zookeeper.ZookeeperSequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.MillisClock;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * goes through, frees the slot below B's range and deletes B's ephemeral node; worker C borrows the slot while B
  * still holds its lease. B and C issue with the same worker id in the same milliseconds.
  */
+@Tag("slow")
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RecreatedSlotRecordDuplicateIdsTest {
 

@@ -1,5 +1,6 @@
 package io.github.idworker.test.review;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.segment.Segment;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Adversarial review of the in-process segment generator's multi-step loads, over H2.
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SegmentMultiStepAttackTest {
 

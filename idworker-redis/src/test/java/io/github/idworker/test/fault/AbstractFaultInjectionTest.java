@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * process recorded is collected and the union checked for duplicates. Subclasses name the centre; the
  * real-services ones issue at least two million ids a run, the default build's variant fewer.
  */
+@Tag("slow")
 @Tag("exclusive")
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractFaultInjectionTest {

@@ -1,5 +1,6 @@
 package io.github.idworker.test.review;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
 import io.github.idworker.test.redis.RedisClusterSupport;
 import io.github.idworker.test.redis.RedisTestClients;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * meanwhile run late, after their callers gave up) under 16 threads on 4 nodes. Every call must end with numbers
  * or a typed exception, within a bound, and no number twice, first come first served.
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisOutageAttackTest {
 

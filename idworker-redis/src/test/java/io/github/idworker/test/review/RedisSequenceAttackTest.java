@@ -1,5 +1,6 @@
 package io.github.idworker.test.review;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Adversarial review of the Redis sequence (coalescing, range ahead) against embedded Redis and H2.
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisSequenceAttackTest {
 

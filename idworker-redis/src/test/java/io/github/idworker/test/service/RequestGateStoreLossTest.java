@@ -1,5 +1,6 @@
 package io.github.idworker.test.service;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.service.RequestAuthenticator;
 import io.github.idworker.service.ServiceApp;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * resharding that moved the keys along refuses no correctly timed call once the guard has passed since the restart
  * (at once after a resharding); before that fix, each application's first call after it started a guard of its own.
  */
+@Tag("slow")
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class RequestGateStoreLossTest {
 

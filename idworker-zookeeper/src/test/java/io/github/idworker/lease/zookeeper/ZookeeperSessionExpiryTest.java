@@ -1,5 +1,6 @@
 package io.github.idworker.lease.zookeeper;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.WorkerIdExhaustedException;
 import io.github.idworker.lease.LeaseRequest;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * the holder's next renewal finds the lease lost, so it borrows again; but it is no fence: until the holder
  * learns of it, it keeps issuing, and only the stored high-water keeps it and the successor apart.
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ZookeeperSessionExpiryTest {
 

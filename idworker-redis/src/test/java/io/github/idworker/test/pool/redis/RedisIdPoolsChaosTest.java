@@ -1,5 +1,6 @@
 package io.github.idworker.test.pool.redis;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEmptyException;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * guarantee of the type holds in take order, the list never passes max-pool-size. (Adversarial review: verified
  * to hold.)
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisIdPoolsChaosTest {
 

@@ -1,5 +1,6 @@
 package io.github.idworker.test.serial.redis;
 
+import org.junit.jupiter.api.Tag;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.lease.redis.RedisSequenceManager;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The same holds for Redis sequences and for the Redis lease centre. (Found by an adversarial review: 5 of 20
  * serials handed out twice.)
  */
+@Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisFailoverBackTest {
 
