@@ -106,7 +106,7 @@ class IdWorkerOperationsTest {
                 .withUserConfiguration(AllModes.class)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.data.redis.host=127.0.0.1",
                         "spring.data.redis.port=" + redisPort, "spring.data.redis.client-type=jedis",
-                        "spring.data.redis.timeout=500ms", "spring.data.redis.connect-timeout=500ms",
+                        "spring.data.redis.timeout=3s", "spring.data.redis.connect-timeout=3s",
                         "idworker.namespace=" + namespace,
                         "idworker.segment.tags." + segmentTag + ".start-after=1000",
                         "idworker.segment.tags." + sequenceTag + ".start-after=5000",
@@ -329,11 +329,14 @@ class IdWorkerOperationsTest {
         quick(call);
     }
 
-    /** Runs {@code call} and checks it answered within 100 ms: no store round trip, no timeout waited out. */
+    /**
+     * Runs {@code call} and checks it answered within a second: no Redis timeout (3 s here) waited out. A second,
+     * not less, because a 2-core machine under a full build stalls a thread for hundreds of milliseconds.
+     */
     private static <T> T quick(Supplier<T> call) {
         long started = System.nanoTime();
         T result = call.get();
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(100));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
         return result;
     }
 }
