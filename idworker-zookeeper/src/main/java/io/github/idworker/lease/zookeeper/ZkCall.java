@@ -234,6 +234,46 @@ final class ZkCall {
         return outcome;
     }
 
+    /** Whether a refused transaction only lost a race against another writer (so reading again may succeed). */
+    static boolean lostRace(Code code) {
+        return code == Code.BADVERSION || code == Code.NONODE || code == Code.NODEEXISTS || code == Code.NOTEMPTY;
+    }
+
+    /** The failure of a transaction the server refused for another reason than a lost race, naming {@code path}. */
+    CenterUnavailableException refused(MultiOutcome outcome, String path) {
+        return failed(KeeperException.create(outcome.code(), path));
+    }
+
+    /** Runs a transaction whose refusal for a lost race means only "read again"; any other refusal fails the call. */
+    void multiUnlessLostRace(ZooKeeper zk, List<Op> ops, String path) throws KeeperException {
+        MultiOutcome outcome = multi(zk, ops);
+        if (!outcome.committed() && !lostRace(outcome.code())) {
+            throw refused(outcome, path);
+        }
+    }
+
+    /** Writes at a version; {@code false} when the znode changed or vanished meanwhile. */
+    boolean setQuietly(ZooKeeper zk, String path, byte[] data, int version) throws KeeperException {
+        try {
+            set(zk, path, data, version);
+            return true;
+        } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+            return false;
+        }
+    }
+
+    /** A read that failed for another reason than a missing znode (no permission, say) fails the call. */
+    void refuseUnlessMissing(OpResult result, String path) {
+        if (result instanceof OpResult.ErrorResult error && error.getErr() != Code.NONODE.intValue()) {
+            throw failed(KeeperException.create(Code.get(error.getErr()), path));
+        }
+    }
+
+    /** The id of {@code zk}'s session in hex, as slot records and leases name it. */
+    static String sessionOf(ZooKeeper zk) {
+        return Long.toHexString(zk.getSessionId());
+    }
+
     /**
      * Reads many znodes in few round trips: read-only transactions of at most {@code chunk} operations, all sent
      * before the first answer is awaited. One result per operation, in order; a missing znode gives an
