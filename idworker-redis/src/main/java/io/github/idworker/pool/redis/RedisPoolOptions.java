@@ -3,7 +3,7 @@ package io.github.idworker.pool.redis;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.pool.PoolAlarmListener;
 import io.github.idworker.pool.PoolEnvironment;
-import io.github.idworker.redis.RedisKeyPrefix;
+import io.github.idworker.redis.RedisRefillOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,11 +11,10 @@ import java.util.List;
 
 /**
  * Validated settings of {@link RedisIdPools}. Every setting has a default; {@link Builder#build()} rejects values
- * the pools cannot run with, naming the property.
+ * the pools cannot run with, naming the property and its allowed range.
  */
-public final class RedisPoolOptions {
+public final class RedisPoolOptions extends RedisRefillOptions {
 
-    public static final String DEFAULT_KEY_PREFIX = "idworker";
     public static final String LOCK_TTL_PROPERTY = "idworker.pool.lock-ttl";
     public static final String SCAN_INTERVAL_PROPERTY = "idworker.pool.scan-interval";
     public static final String MAX_REFILL_PROPERTY = "idworker.pool.max-refill";
@@ -29,21 +28,24 @@ public final class RedisPoolOptions {
     /** Default most IDs one refill reserves and appends. */
     public static final int DEFAULT_MAX_REFILL = 1_000_000;
 
-    private final String keyPrefix;
+    private static final Duration TEN_MINUTES = Duration.ofMinutes(10);
+    private static final DurationProperty LOCK_TTL =
+            new DurationProperty(LOCK_TTL_PROPERTY, DEFAULT_LOCK_TTL, Duration.ofMillis(100), TEN_MINUTES);
+    private static final DurationProperty MAX_WAIT =
+            new DurationProperty(MAX_WAIT_PROPERTY, DEFAULT_MAX_WAIT, Duration.ofMillis(1), TEN_MINUTES);
+    private static final DurationProperty SCAN_INTERVAL = new DurationProperty(SCAN_INTERVAL_PROPERTY,
+            DEFAULT_SCAN_INTERVAL, Duration.ofMillis(10), Duration.ofHours(1));
+
     private final PoolEnvironment environment;
-    private final Duration lockTtl;
     private final Duration scanInterval;
     private final int maxRefill;
-    private final Duration maxWait;
     private final List<PoolAlarmListener> alarmListeners;
 
     private RedisPoolOptions(Builder b) {
-        this.keyPrefix = b.keyPrefix;
+        super(b);
         this.environment = b.environment;
-        this.lockTtl = b.lockTtl;
         this.scanInterval = b.scanInterval;
         this.maxRefill = b.maxRefill;
-        this.maxWait = b.maxWait;
         this.alarmListeners = List.copyOf(b.alarmListeners);
     }
 
@@ -55,16 +57,8 @@ public final class RedisPoolOptions {
         return builder().build();
     }
 
-    public String keyPrefix() {
-        return keyPrefix;
-    }
-
     public PoolEnvironment environment() {
         return environment;
-    }
-
-    public Duration lockTtl() {
-        return lockTtl;
     }
 
     public Duration scanInterval() {
@@ -75,43 +69,29 @@ public final class RedisPoolOptions {
         return maxRefill;
     }
 
-    /** Longest one take waits in all ({@code idworker.pool.max-wait}). */
-    public Duration maxWait() {
-        return maxWait;
-    }
-
     public List<PoolAlarmListener> alarmListeners() {
         return alarmListeners;
     }
 
-    /** Collects settings; {@link #build()} validates them. */
-    public static final class Builder {
-        private String keyPrefix = DEFAULT_KEY_PREFIX;
+    /**
+     * Collects settings; {@link #build()} validates them. {@code lockTtl} is {@code idworker.pool.lock-ttl} (100ms
+     * to 10m); {@code maxWait} is {@code idworker.pool.max-wait} (1ms to 10m): the longest one take waits in all,
+     * whatever the Redis client's socket timeout and retries, for Redis's answer and, on an entity's first take on
+     * this node, for the check against its table; then {@link io.github.idworker.pool.PoolTimeoutException}.
+     */
+    public static final class Builder extends RedisRefillOptions.Builder<RedisPoolOptions, Builder> {
         private PoolEnvironment environment = PoolEnvironment.SINGLE;
-        private Duration lockTtl = DEFAULT_LOCK_TTL;
         private Duration scanInterval = DEFAULT_SCAN_INTERVAL;
         private int maxRefill = DEFAULT_MAX_REFILL;
-        private Duration maxWait = DEFAULT_MAX_WAIT;
         private final List<PoolAlarmListener> alarmListeners = new ArrayList<>();
 
         private Builder() {
-        }
-
-        /** First part of every key's hash tag ({@code idworker.redis.key-prefix}); no braces. */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
+            super(LOCK_TTL, MAX_WAIT);
         }
 
         /** This deployment's share of the ID space ({@code idworker.pool.environment} of {@code environments}). */
         public Builder environment(PoolEnvironment environment) {
             this.environment = environment;
-            return this;
-        }
-
-        /** How long a refill lock lives when its owner dies holding it ({@code idworker.pool.lock-ttl}). */
-        public Builder lockTtl(Duration lockTtl) {
-            this.lockTtl = lockTtl;
             return this;
         }
 
@@ -127,16 +107,6 @@ public final class RedisPoolOptions {
             return this;
         }
 
-        /**
-         * Longest one take waits in all, whatever the Redis client's socket timeout and retries
-         * ({@code idworker.pool.max-wait}): for Redis's answer, and on an entity's first take on this node for the
-         * check against its table. Then {@link io.github.idworker.pool.PoolTimeoutException}.
-         */
-        public Builder maxWait(Duration maxWait) {
-            this.maxWait = maxWait;
-            return this;
-        }
-
         /** Hears every alarm, besides the WARN log line. */
         public Builder alarmListener(PoolAlarmListener listener) {
             if (listener == null) {
@@ -146,27 +116,22 @@ public final class RedisPoolOptions {
             return this;
         }
 
-        /** @throws IdWorkerConfigurationException naming the property of a value the pools cannot run with */
-        public RedisPoolOptions build() {
-            RedisKeyPrefix.check(keyPrefix);
+        @Override
+        protected RedisPoolOptions buildChecked() {
             if (environment == null) {
                 throw new IdWorkerConfigurationException(PoolEnvironment.ENVIRONMENT_PROPERTY, "must be set");
             }
-            if (lockTtl == null || lockTtl.toMillis() < 100 || lockTtl.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw new IdWorkerConfigurationException(LOCK_TTL_PROPERTY, "must be from 100ms to 10m, was " + lockTtl);
-            }
-            if (scanInterval == null || scanInterval.toMillis() < 10 || scanInterval.compareTo(Duration.ofHours(1)) > 0) {
-                throw new IdWorkerConfigurationException(SCAN_INTERVAL_PROPERTY, "must be from 10ms to 1h, was "
-                        + scanInterval);
-            }
+            SCAN_INTERVAL.check(scanInterval);
             if (maxRefill < 1 || maxRefill > 10_000_000) {
                 throw new IdWorkerConfigurationException(MAX_REFILL_PROPERTY, "must be from 1 to 10000000, was "
                         + maxRefill);
             }
-            if (maxWait == null || maxWait.toMillis() < 1 || maxWait.compareTo(Duration.ofMinutes(10)) > 0) {
-                throw new IdWorkerConfigurationException(MAX_WAIT_PROPERTY, "must be from 1ms to 10m, was " + maxWait);
-            }
             return new RedisPoolOptions(this);
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
     }
 }

@@ -1,18 +1,20 @@
 package io.github.idworker.segment.redis;
 
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.redis.RedisKeyPrefix;
+import io.github.idworker.redis.RedisRefillOptions;
 
 import java.time.Duration;
 
 /**
  * Validated settings of a {@link RedisSegmentIdGenerator}. Every setting has a default; {@link Builder#build()}
- * rejects values outside what the generator can run with, naming the property.
+ * rejects values outside what the generator can run with, naming the property and its allowed range.
  */
-public final class RedisSegmentOptions {
+public final class RedisSegmentOptions extends RedisRefillOptions {
 
-    /** Default key prefix, shared with the Redis lease centre. */
-    public static final String DEFAULT_KEY_PREFIX = "idworker";
+    /** The property of {@link #lockTtl()}. */
+    public static final String LOCK_TTL_PROPERTY = "idworker.segment.redis.lock-ttl";
+    /** The property of {@link #maxWait()}. */
+    public static final String MAX_WAIT_PROPERTY = "idworker.segment.redis.max-wait";
     /** Default size of a range taken from the database. */
     public static final int DEFAULT_STEP = 1_000;
     /** Default largest {@code nextIds} batch. */
@@ -26,22 +28,23 @@ public final class RedisSegmentOptions {
     /** Default bound on the Redis calls one coalescing generator has in flight. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 2;
 
-    private final String keyPrefix;
+    private static final DurationProperty LOCK_TTL =
+            new DurationProperty(LOCK_TTL_PROPERTY, DEFAULT_LOCK_TTL, Duration.ofMillis(100), null);
+    /** Any positive wait; the generator counts it in nanoseconds. */
+    private static final DurationProperty MAX_WAIT =
+            new DurationProperty(MAX_WAIT_PROPERTY, DEFAULT_MAX_WAIT, Duration.ofNanos(1), null);
+
     private final int step;
     private final int maxBatch;
-    private final Duration lockTtl;
-    private final Duration maxWait;
     private final boolean checkRunId;
     private final boolean coalesce;
     private final int maxInFlight;
     private final double prefetchThreshold;
 
     private RedisSegmentOptions(Builder b) {
-        this.keyPrefix = b.keyPrefix;
+        super(b);
         this.step = b.step;
         this.maxBatch = b.maxBatch;
-        this.lockTtl = b.lockTtl;
-        this.maxWait = b.maxWait;
         this.checkRunId = b.checkRunId;
         this.coalesce = b.coalesce;
         this.maxInFlight = b.maxInFlight;
@@ -57,24 +60,12 @@ public final class RedisSegmentOptions {
         return builder().build();
     }
 
-    public String keyPrefix() {
-        return keyPrefix;
-    }
-
     public int step() {
         return step;
     }
 
     public int maxBatch() {
         return maxBatch;
-    }
-
-    public Duration lockTtl() {
-        return lockTtl;
-    }
-
-    public Duration maxWait() {
-        return maxWait;
     }
 
     public boolean checkRunId() {
@@ -96,25 +87,21 @@ public final class RedisSegmentOptions {
         return prefetchThreshold;
     }
 
-    /** Collects settings; {@link #build()} validates them. */
-    public static final class Builder {
-        private String keyPrefix = DEFAULT_KEY_PREFIX;
+    /**
+     * Collects settings; {@link #build()} validates them. {@code lockTtl} is {@code idworker.segment.redis.lock-ttl}
+     * (at least 100ms, and longer than a database allocation takes); {@code maxWait} is
+     * {@code idworker.segment.redis.max-wait} (positive), the longest a call waits for a refill.
+     */
+    public static final class Builder extends RedisRefillOptions.Builder<RedisSegmentOptions, Builder> {
         private int step = DEFAULT_STEP;
         private int maxBatch = DEFAULT_MAX_BATCH;
-        private Duration lockTtl = DEFAULT_LOCK_TTL;
-        private Duration maxWait = DEFAULT_MAX_WAIT;
         private boolean checkRunId = true;
         private boolean coalesce = true;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private double prefetchThreshold = DEFAULT_PREFETCH_THRESHOLD;
 
         private Builder() {
-        }
-
-        /** First part of every key's hash tag ({@code idworker.redis.key-prefix}); no braces. */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
+            super(LOCK_TTL, MAX_WAIT);
         }
 
         /**
@@ -129,21 +116,6 @@ public final class RedisSegmentOptions {
         /** Largest {@code nextIds(count)} ({@code idworker.segment.redis.max-batch}). */
         public Builder maxBatch(int maxBatch) {
             this.maxBatch = maxBatch;
-            return this;
-        }
-
-        /**
-         * How long a refill lock lives when its owner dies before releasing it ({@code idworker.segment.redis.lock-ttl});
-         * longer than a database allocation takes.
-         */
-        public Builder lockTtl(Duration lockTtl) {
-            this.lockTtl = lockTtl;
-            return this;
-        }
-
-        /** Longest a call waits for a refill ({@code idworker.segment.redis.max-wait}). */
-        public Builder maxWait(Duration maxWait) {
-            this.maxWait = maxWait;
             return this;
         }
 
@@ -203,22 +175,14 @@ public final class RedisSegmentOptions {
             return this;
         }
 
-        public RedisSegmentOptions build() {
-            RedisKeyPrefix.check(keyPrefix);
+        @Override
+        protected RedisSegmentOptions buildChecked() {
             if (step < 1) {
                 throw new IdWorkerConfigurationException("idworker.segment.redis.step", "must be at least 1, was " + step);
             }
             if (maxBatch < 1) {
                 throw new IdWorkerConfigurationException("idworker.segment.redis.max-batch",
                         "must be at least 1, was " + maxBatch);
-            }
-            if (lockTtl == null || lockTtl.toMillis() < 100) {
-                throw new IdWorkerConfigurationException("idworker.segment.redis.lock-ttl",
-                        "must be at least 100ms, was " + lockTtl);
-            }
-            if (maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
-                throw new IdWorkerConfigurationException("idworker.segment.redis.max-wait",
-                        "must be a positive duration, was " + maxWait);
             }
             if (maxInFlight < 1 || maxInFlight > 64) {
                 throw new IdWorkerConfigurationException("idworker.segment.redis.max-in-flight",
@@ -230,11 +194,17 @@ public final class RedisSegmentOptions {
             }
             return new RedisSegmentOptions(this);
         }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
     }
 
     @Override
     public String toString() {
-        return "RedisSegmentOptions[keyPrefix=" + keyPrefix + ", step=" + step + ", maxBatch=" + maxBatch
-                + ", lockTtl=" + lockTtl + ", maxWait=" + maxWait + ", checkRunId=" + checkRunId + ", coalesce=" + coalesce + ", maxInFlight=" + maxInFlight + ", prefetchThreshold=" + prefetchThreshold + "]";
+        return "RedisSegmentOptions[keyPrefix=" + keyPrefix() + ", step=" + step + ", maxBatch=" + maxBatch
+                + ", lockTtl=" + lockTtl() + ", maxWait=" + maxWait() + ", checkRunId=" + checkRunId + ", coalesce="
+                + coalesce + ", maxInFlight=" + maxInFlight + ", prefetchThreshold=" + prefetchThreshold + "]";
     }
 }

@@ -3,13 +3,11 @@ package io.github.idworker.serial.redis;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.LuaScript;
-import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialPeriodMovedBackException;
 import io.github.idworker.serial.SerialNumbers;
-import io.github.idworker.serial.SerialRange;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialRuleStats;
 import io.github.idworker.serial.SerialRuleStatus;
@@ -17,11 +15,7 @@ import io.github.idworker.serial.SerialRules;
 import io.github.idworker.serial.SerialStockEmptyException;
 import io.github.idworker.serial.SerialStore;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.LocalDate;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,16 +23,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -93,7 +79,7 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code n}; reserve it in the database ({@link SerialStore#reserve}, which raises the durable high-water
  *       first); install it with {@code serial-install.lua}, which accepts it only while the token still holds the
  *       lock and only above the stock — extending the stock when it continues it, replacing it otherwise. Release
- *       the lock by compare-and-delete.</li>
+ *       the lock by compare-and-delete ({@link SerialStockRefiller}).</li>
  * </ol>
  *
  * <p>Why no number is issued twice: a number enters Redis only after the database's high-water passed it, and
@@ -107,49 +93,21 @@ import java.util.concurrent.locks.LockSupport;
  */
 public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisSerialNumbers.class);
     /** The {@link SerialRuleStatus#store()} of these serials. */
     static final String STORE = "redis";
     private static final LuaScript TAKE = LuaScript.load(RedisSerialNumbers.class, "serial-take");
-    private static final LuaScript INSPECT = LuaScript.load(RedisSerialNumbers.class, "serial-inspect");
-    private static final LuaScript LOCK = RefillLock.ACQUIRE;
-    private static final LuaScript UNLOCK = RefillLock.RELEASE;
-    private static final LuaScript INSTALL = LuaScript.load(RedisSerialNumbers.class, "serial-install");
-
-    /** Length of one demand bucket. */
-    static final long BUCKET_MILLIS = TimeUnit.MINUTES.toMillis(5);
-    /** Buckets of the last hour, the current one included. */
-    static final int BUCKETS = 12;
-    private static final String BUCKET_TTL_MILLIS = Long.toString(TimeUnit.MINUTES.toMillis(65));
-    /** A failed background refill is not tried again for this long, so a dead database is not hammered. */
-    private static final long RETRY_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    private static final long PERIOD_GRACE_MILLIS = TimeUnit.DAYS.toMillis(2);
 
     private final RedisScriptExecutor executor;
-    private final SerialStore store;
     private final SerialRules rules;
     private final RedisSerialOptions options;
     private final String checkRun;
-    private final Executor refillExecutor;
-    private final ExecutorService ownExecutor;
-    private final Map<String, RefillState> refillStates = new ConcurrentHashMap<>();
+    private final SerialStockRefiller refiller;
     /** The stock each rule used last, so a call does no date arithmetic while the day stays the same. */
-    private final Map<String, Stock> lastStocks = new ConcurrentHashMap<>();
+    private final Map<String, SerialStock> lastStocks = new ConcurrentHashMap<>();
     private final LongAdder waitedCalls = new LongAdder();
-    private final LongAdder refills = new LongAdder();
     /** Per rule, for {@link #ruleStatuses()}; a stock looks its rule's entry up once, when it is created. */
     private final Map<String, SerialRuleStats> stats = new ConcurrentHashMap<>();
-    private volatile long lastRefillSize;
     private volatile boolean closed;
-
-    /** Per stock: whether a background refill is queued or running here, and when the last one failed. */
-    private static final class RefillState {
-        final AtomicBoolean running = new AtomicBoolean();
-        volatile long failedAtNanos;
-        volatile RuntimeException lastFailure;
-        /** The rule's max when the database said the period was exhausted; a raised max makes it stale. */
-        volatile long exhaustedMax = -1;
-    }
 
     /**
      * @param executor runs the Lua scripts on Redis
@@ -160,31 +118,16 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     public RedisSerialNumbers(RedisScriptExecutor executor, SerialStore store, SerialRules rules,
                               RedisSerialOptions options) {
         this.executor = Objects.requireNonNull(executor, "executor");
-        this.store = Objects.requireNonNull(store, "store");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.options = Objects.requireNonNull(options, "options");
         this.checkRun = options.checkRunId() ? "1" : "0";
-        if (options.refillExecutor() != null) {
-            this.refillExecutor = options.refillExecutor();
-            this.ownExecutor = null;
-        } else {
-            AtomicInteger n = new AtomicInteger();
-            ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                    r -> {
-                        Thread t = new Thread(r, "idworker-serial-refill-" + n.incrementAndGet());
-                        t.setDaemon(true);
-                        return t;
-                    });
-            pool.allowCoreThreadTimeOut(true);
-            this.refillExecutor = pool;
-            this.ownExecutor = pool;
-        }
+        this.refiller = new SerialStockRefiller(executor, Objects.requireNonNull(store, "store"), options);
     }
 
     @Override
     public String next(String rule) {
         long now = options.clock().millis();
-        Stock stock = stock(rules.get(rule), now);
+        SerialStock stock = stock(rules.get(rule), now);
         return stock.rule.format(stock.dateText, take(stock, 1, now));
     }
 
@@ -193,7 +136,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         SerialRule r = rules.get(rule);
         r.checkCount(count);
         long now = options.clock().millis();
-        Stock stock = stock(r, now);
+        SerialStock stock = stock(r, now);
         long first = take(stock, count, now);
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -206,13 +149,13 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * The stock of the rule's period at {@code now}, the call's one clock reading: the same date gives the
      * period's keys and the printed date.
      */
-    private Stock stock(SerialRule rule, long now) {
+    private SerialStock stock(SerialRule rule, long now) {
         LocalDate date = rule.date(now);
-        Stock s = lastStocks.get(rule.name());
+        SerialStock s = lastStocks.get(rule.name());
         if (s != null && s.rule == rule && s.date.equals(date)) {
             return s;
         }
-        s = new Stock(rule, date, options, stats.computeIfAbsent(rule.name(), SerialRuleStats::new));
+        s = new SerialStock(rule, date, options, stats.computeIfAbsent(rule.name(), SerialRuleStats::new));
         lastStocks.put(rule.name(), s);
         return s;
     }
@@ -222,7 +165,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * asks for a refill and polls the stock until it lands, so its wait is bounded by {@code max-wait} even
      * when the database hangs.
      */
-    private long take(Stock stock, int count, long now) {
+    private long take(SerialStock stock, int count, long now) {
         try {
             return takeOrWait(stock, count, now);
         } catch (SerialExhaustedException e) {
@@ -237,7 +180,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         }
     }
 
-    private long takeOrWait(Stock stock, int count, long now) {
+    private long takeOrWait(SerialStock stock, int count, long now) {
         if (closed) {
             throw new IdWorkerException("RedisSerialNumbers is closed");
         }
@@ -251,7 +194,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
             if (t.status == Status.OK) {
                 stock.stats.issued(stock.period, count, t.left);
                 if (t.left <= rule.critical()) {
-                    refillInBackground(stock, 1);
+                    refiller.refillInBackground(stock, 1);
                 }
                 return t.first;
             }
@@ -263,7 +206,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
                 waitedCalls.increment();
                 stock.stats.waited();
             }
-            RefillState state = refillInBackground(stock, count);
+            SerialStockRefiller.RefillState state = refiller.refillInBackground(stock, count);
             RuntimeException failure = state.lastFailure;
             if (failure instanceof SerialExhaustedException && state.exhaustedMax >= rule.max()) {
                 // the database holds no number of the period below max: the stock will never serve this call
@@ -295,10 +238,11 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * One take; {@code now} picks the demand bucket. Redis's answer is awaited until {@code deadline} only: a take
      * that completes in Redis after that leaves its numbers unused (a gap), never issued twice.
      */
-    private Taken takeOnce(Stock stock, int count, long now, long deadline) {
-        long bucket = Math.floorDiv(now, BUCKET_MILLIS);
+    private Taken takeOnce(SerialStock stock, int count, long now, long deadline) {
+        long bucket = SerialStock.bucket(now);
         List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
-                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText, BUCKET_TTL_MILLIS),
+                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText,
+                        SerialStock.BUCKET_TTL_MILLIS),
                 deadline, () -> new SerialStockEmptyException(stock.rule.name(), stock.period,
                         "Redis did not answer the take of serial rule '" + stock.rule.name() + "' period "
                         + stock.period + " within " + options.maxWait().toMillis() + " ms ("
@@ -316,205 +260,6 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         };
     }
 
-    /**
-     * Starts a refill of {@code stock} on the refill executor unless one is running here or the last one failed
-     * less than 200 ms ago; at most one per stock in this process.
-     *
-     * @param count numbers the refill must add at least (a waiting batch)
-     * @return the stock's refill state, with the last failure
-     */
-    private RefillState refillInBackground(Stock stock, int count) {
-        RefillState state = refillStates.computeIfAbsent(stock.stockKey, k -> new RefillState());
-        long failedAt = state.failedAtNanos;
-        if (closed || failedAt != 0 && System.nanoTime() - failedAt < RETRY_BACKOFF_NANOS) {
-            return state;
-        }
-        if (!state.running.compareAndSet(false, true)) {
-            return state;
-        }
-        try {
-            refillExecutor.execute(() -> {
-                try {
-                    refill(stock, count);
-                    if (state.failedAtNanos != 0) {
-                        log.info("Serial rule '{}' period {}: refills work again", stock.rule.name(), stock.period);
-                    }
-                    state.failedAtNanos = 0;
-                    state.lastFailure = null;
-                } catch (SerialExhaustedException e) {
-                    state.exhaustedMax = stock.rule.max();
-                    state.lastFailure = e;
-                } catch (RuntimeException e) {
-                    if (state.failedAtNanos == 0) {
-                        log.warn("Refill of serial rule '{}' period {} failed; the stock keeps serving and refills "
-                                + "retry every 200 ms (further failures at DEBUG): {}", stock.rule.name(), stock.period,
-                                e.toString());
-                    } else {
-                        log.debug("Refill of serial rule '{}' period {} failed again: {}", stock.rule.name(),
-                                stock.period, e.toString());
-                    }
-                    state.failedAtNanos = System.nanoTime() | 1;
-                    state.lastFailure = e;
-                } finally {
-                    state.running.set(false);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            state.running.set(false);
-        }
-        if (refillStates.size() > 1024) {
-            // stocks of past periods: their keys expire in Redis, their states need not stay here
-            refillStates.entrySet().removeIf(e -> !e.getKey().equals(stock.stockKey) && !e.getValue().running.get());
-        }
-        return state;
-    }
-
-    /**
-     * One refill attempt under the stock's lock.
-     *
-     * @return true when the stock may now serve {@code count} (filled here or by another node), false when the
-     *         lock is held by another refill
-     */
-    private boolean refill(Stock stock, int count) {
-        long started = System.nanoTime();
-        List<String> lockKey = List.of(stock.lockKey);
-        String token = UUID.randomUUID().toString();
-        long locked = ScriptReplies.number(executor.execute(LOCK, lockKey,
-                List.of(token, Long.toString(options.lockTtl().toMillis()))), 0, "serial-lock");
-        if (locked != 1) {
-            return false;
-        }
-        try {
-            List<String> keys = new ArrayList<>(1 + BUCKETS);
-            keys.add(stock.stockKey);
-            long bucket = Math.floorDiv(options.clock().millis(), BUCKET_MILLIS);
-            for (int i = 0; i < BUCKETS; i++) {
-                keys.add(stock.useKey(bucket - i));
-            }
-            String context = "serial-inspect of rule '" + stock.rule.name() + "' period " + stock.period;
-            List<Object> seen = executor.execute(INSPECT, keys, List.of(checkRun, Long.toString(stock.rule.max())));
-            long left = ScriptReplies.number(seen, 0, context);
-            long use30 = ScriptReplies.number(seen, 1, context);
-            long use60 = ScriptReplies.number(seen, 2, context);
-            SerialRule rule = stock.rule;
-            if (left >= count && left > rule.critical()) {
-                return true;
-            }
-            int batch = Math.max(count, batchSize(rule, use30, use60, options.refillCover().toMillis()));
-            SerialRange range = store.reserve(rule, stock.period, batch);
-            List<Object> installed = executor.execute(INSTALL, List.of(stock.stockKey, stock.lockKey),
-                    List.of(token, Long.toString(range.first()), Long.toString(range.last()),
-                            Long.toString(stock.ttlMillis(options.clock().millis()))));
-            String result = ScriptReplies.text(installed, 0, "serial-install");
-            switch (result) {
-                case "EXTENDED", "REPLACED" -> {
-                    refills.increment();
-                    lastRefillSize = range.size();
-                    stock.stats.refilled(System.nanoTime() - started, range.size());
-                    if (result.equals("REPLACED") && left >= 0) {
-                        log.warn("Serial rule '{}' period {}: numbers {}..{} start above the stock, which had {} left; "
-                                + "those are skipped (an earlier reservation was lost)", rule.name(), stock.period,
-                                range.first(), range.last(), left);
-                    } else {
-                        log.debug("Serial rule '{}' period {}: stock {} with {}..{}", rule.name(), stock.period,
-                                result.toLowerCase(), range.first(), range.last());
-                    }
-                    return true;
-                }
-                case "NOT_OWNER" -> {
-                    log.warn("Serial rule '{}' period {}: the refill lock expired while reserving {}..{} (lock-ttl {}); "
-                            + "those numbers are skipped", rule.name(), stock.period, range.first(), range.last(),
-                            options.lockTtl());
-                    return false;
-                }
-                case "BELOW" -> throw new CenterUnavailableException("Serial rule '" + rule.name() + "' period "
-                        + stock.period + ": the database reserved " + range.first() + ".." + range.last()
-                        + ", not above the stock in Redis (which ends at " + ScriptReplies.text(installed, 1,
-                        "serial-install") + "); did the database go back to an older state? Those numbers are not used.",
-                        null);
-                default -> throw new CenterUnavailableException("Unexpected Redis reply "
-                        + ScriptReplies.describe(installed) + " to serial-install", null);
-            }
-        } finally {
-            try {
-                executor.execute(UNLOCK, lockKey, List.of(token));
-            } catch (RuntimeException e) {
-                log.debug("Could not release the refill lock of serial rule '{}' period {}; it expires by itself: {}",
-                        stock.rule.name(), stock.period, e.toString());
-            }
-        }
-    }
-
-    /**
-     * The size of a refill: what the faster of the last 30 and 60 minutes' paces takes in {@code coverMillis},
-     * clamped to the rule's {@code [min-batch, max-batch]}.
-     */
-    static int batchSize(SerialRule rule, long use30, long use60, long coverMillis) {
-        double perMilli = Math.max(use30 / (30.0 * 60_000), use60 / (60.0 * 60_000));
-        double wanted = Math.ceil(perMilli * coverMillis);
-        return (int) Math.max(rule.minBatch(), Math.min(rule.maxBatch(), wanted));
-    }
-
-    /** The keys of one (rule, period). */
-    private static final class Stock {
-        final SerialRule rule;
-        final LocalDate date;
-        final String dateText;
-        final String period;
-        final String tag;
-        final String stockKey;
-        final String lockKey;
-        final long expireAtMillis;
-
-        final String maxText;
-        final String takeContext;
-        final SerialRuleStats stats;
-        private volatile BucketKeys takeKeys;
-
-        private record BucketKeys(long bucket, List<String> keys) {
-        }
-
-        Stock(SerialRule rule, LocalDate date, RedisSerialOptions options, SerialRuleStats stats) {
-            this.rule = rule;
-            this.stats = stats;
-            this.date = date;
-            this.dateText = rule.dateText(date);
-            this.period = rule.period(date);
-            this.tag = "{" + options.keyPrefix() + ":serial:" + rule.name() + "}";
-            this.stockKey = tag + ":" + period;
-            this.lockKey = stockKey + ":lock";
-            this.maxText = Long.toString(rule.max());
-            this.takeContext = "serial-take of rule '" + rule.name() + "' period " + period;
-            LocalDate last = rule.reset().lastDay(date);
-            this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
-                    : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
-                            + PERIOD_GRACE_MILLIS;
-        }
-
-        /**
-         * The stock's life in Redis counted from now: the rest of its period by this node's clock plus the grace.
-         * Relative, because Redis expires by its own clock; at least the grace, so a node whose clock already
-         * shows the period over still installs a stock that lives long enough to serve the calls that chose it.
-         */
-        long ttlMillis(long nowMillis) {
-            return expireAtMillis == 0 ? 0 : Math.max(expireAtMillis - nowMillis, PERIOD_GRACE_MILLIS);
-        }
-
-        String useKey(long bucket) {
-            return tag + ":use:" + bucket;
-        }
-
-        /** The keys of a take in {@code bucket}; built once per bucket, as a take runs thousands of times a second. */
-        List<String> takeKeys(long bucket) {
-            BucketKeys k = takeKeys;
-            if (k == null || k.bucket != bucket) {
-                k = new BucketKeys(bucket, List.of(stockKey, useKey(bucket)));
-                takeKeys = k;
-            }
-            return k.keys;
-        }
-    }
-
     /** Calls that found the stock short and waited for a refill. */
     public long waitedCalls() {
         return waitedCalls.sum();
@@ -522,12 +267,12 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
 
     /** Refills this instance installed. */
     public long refills() {
-        return refills.sum();
+        return refiller.refills();
     }
 
     /** Size of the last refill this instance installed, 0 before the first. */
     public long lastRefillSize() {
-        return lastRefillSize;
+        return refiller.lastRefillSize();
     }
 
     /**
@@ -562,9 +307,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        if (ownExecutor != null) {
-            ownExecutor.shutdownNow();
-        }
+        refiller.close();
     }
 
     @Override

@@ -1,19 +1,19 @@
 package io.github.idworker.serial.redis;
 
-import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.redis.RedisKeyPrefix;
+import io.github.idworker.redis.RedisRefillOptions;
 import io.github.idworker.snowflake.MillisClock;
+
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
 /**
  * Validated settings of {@link RedisSerialNumbers}. Every setting has a default; {@link Builder#build()} rejects
- * values it cannot run with, naming the property.
+ * values it cannot run with, naming the property and its allowed range.
  */
-public final class RedisSerialOptions {
+public final class RedisSerialOptions extends RedisRefillOptions {
 
-    public static final String DEFAULT_KEY_PREFIX = "idworker";
     /** The property bounding a caller's wait for a refill. */
     public static final String MAX_WAIT_PROPERTY = "idworker.serial.redis.max-wait";
     /** Default life of an unreleased refill lock. */
@@ -23,18 +23,21 @@ public final class RedisSerialOptions {
     /** Default demand a refill covers: a refill holds what the last half hour's pace uses in this time. */
     public static final Duration DEFAULT_REFILL_COVER = Duration.ofMinutes(5);
 
-    private final String keyPrefix;
-    private final Duration lockTtl;
-    private final Duration maxWait;
+    private static final Duration ONE_MILLI = Duration.ofMillis(1);
+    private static final DurationProperty LOCK_TTL =
+            new DurationProperty("idworker.serial.redis.lock-ttl", DEFAULT_LOCK_TTL, ONE_MILLI, null);
+    private static final DurationProperty MAX_WAIT =
+            new DurationProperty(MAX_WAIT_PROPERTY, DEFAULT_MAX_WAIT, ONE_MILLI, null);
+    private static final DurationProperty REFILL_COVER =
+            new DurationProperty("idworker.serial.redis.refill-cover", DEFAULT_REFILL_COVER, ONE_MILLI, null);
+
     private final Duration refillCover;
     private final boolean checkRunId;
     private final MillisClock clock;
-    private final Executor refillExecutor;
+    private final @Nullable Executor refillExecutor;
 
     private RedisSerialOptions(Builder b) {
-        this.keyPrefix = b.keyPrefix;
-        this.lockTtl = b.lockTtl;
-        this.maxWait = b.maxWait;
+        super(b);
         this.refillCover = b.refillCover;
         this.checkRunId = b.checkRunId;
         this.clock = b.clock;
@@ -47,18 +50,6 @@ public final class RedisSerialOptions {
 
     public static RedisSerialOptions defaults() {
         return builder().build();
-    }
-
-    public String keyPrefix() {
-        return keyPrefix;
-    }
-
-    public Duration lockTtl() {
-        return lockTtl;
-    }
-
-    public Duration maxWait() {
-        return maxWait;
     }
 
     public Duration refillCover() {
@@ -75,39 +66,23 @@ public final class RedisSerialOptions {
     }
 
     /** Runs background refills; null for the generator's own daemon thread. */
-    public Executor refillExecutor() {
+    public @Nullable Executor refillExecutor() {
         return refillExecutor;
     }
 
-    /** Collects settings; {@link #build()} validates them. */
-    public static final class Builder {
-        private String keyPrefix = DEFAULT_KEY_PREFIX;
-        private Duration lockTtl = DEFAULT_LOCK_TTL;
-        private Duration maxWait = DEFAULT_MAX_WAIT;
+    /**
+     * Collects settings; {@link #build()} validates them. {@code lockTtl} is {@code idworker.serial.redis.lock-ttl}
+     * (at least 1ms), {@code maxWait} is {@code idworker.serial.redis.max-wait} (at least 1ms): the longest a call
+     * waits for a refill when the stock is empty.
+     */
+    public static final class Builder extends RedisRefillOptions.Builder<RedisSerialOptions, Builder> {
         private Duration refillCover = DEFAULT_REFILL_COVER;
         private boolean checkRunId = true;
         private MillisClock clock = MillisClock.SYSTEM;
-        private Executor refillExecutor;
+        private @Nullable Executor refillExecutor;
 
         private Builder() {
-        }
-
-        /** First part of every key's hash tag ({@code idworker.redis.key-prefix}); no braces. */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
-        }
-
-        /** How long a refill lock lives when its owner dies holding it ({@code idworker.serial.redis.lock-ttl}). */
-        public Builder lockTtl(Duration lockTtl) {
-            this.lockTtl = lockTtl;
-            return this;
-        }
-
-        /** Longest a call waits for a refill when the stock is empty ({@code idworker.serial.redis.max-wait}). */
-        public Builder maxWait(Duration maxWait) {
-            this.maxWait = maxWait;
-            return this;
+            super(LOCK_TTL, MAX_WAIT);
         }
 
         /**
@@ -135,32 +110,29 @@ public final class RedisSerialOptions {
             return this;
         }
 
-        public Builder refillExecutor(Executor refillExecutor) {
+        public Builder refillExecutor(@Nullable Executor refillExecutor) {
             this.refillExecutor = refillExecutor;
             return this;
         }
 
-        public RedisSerialOptions build() {
-            RedisKeyPrefix.check(keyPrefix);
-            positive("idworker.serial.redis.lock-ttl", lockTtl);
-            positive(MAX_WAIT_PROPERTY, maxWait);
-            positive("idworker.serial.redis.refill-cover", refillCover);
+        @Override
+        protected RedisSerialOptions buildChecked() {
+            REFILL_COVER.check(refillCover);
             if (clock == null) {
                 throw new IllegalArgumentException("clock must not be null");
             }
             return new RedisSerialOptions(this);
         }
 
-        private static void positive(String property, Duration value) {
-            if (value == null || value.toMillis() < 1) {
-                throw new IdWorkerConfigurationException(property, "must be at least 1ms, was " + value);
-            }
+        @Override
+        protected Builder self() {
+            return this;
         }
     }
 
     @Override
     public String toString() {
-        return "RedisSerialOptions[keyPrefix=" + keyPrefix + ", lockTtl=" + lockTtl + ", maxWait=" + maxWait
+        return "RedisSerialOptions[keyPrefix=" + keyPrefix() + ", lockTtl=" + lockTtl() + ", maxWait=" + maxWait()
                 + ", refillCover=" + refillCover + ", checkRunId=" + checkRunId + "]";
     }
 }

@@ -1,0 +1,90 @@
+package io.github.idworker.serial.redis;
+
+import io.github.idworker.serial.SerialRule;
+import io.github.idworker.serial.SerialRuleStats;
+
+import org.jspecify.annotations.Nullable;
+
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Redis keys and fixed script arguments of one (rule, period) stock, worked out once when a call first meets
+ * the period, so a take builds no string but its count. Guarantees: every key of the stock (the stock hash, its
+ * refill lock, its demand buckets) carries the rule's one hash tag, so each script runs on one Redis Cluster slot;
+ * the stock's expiry is counted from the end of its period in the rule's zone.
+ */
+final class SerialStock {
+
+    /** Length of one demand bucket. */
+    static final long BUCKET_MILLIS = TimeUnit.MINUTES.toMillis(5);
+    /** Buckets of the last hour, the current one included. */
+    static final int BUCKETS = 12;
+    /** A demand bucket outlives the hour a refill reads by five minutes, then expires: nobody resets it. */
+    static final String BUCKET_TTL_MILLIS = Long.toString(TimeUnit.MINUTES.toMillis(65));
+    private static final long PERIOD_GRACE_MILLIS = TimeUnit.DAYS.toMillis(2);
+
+    final SerialRule rule;
+    final LocalDate date;
+    final String dateText;
+    final String period;
+    final String tag;
+    final String stockKey;
+    final String lockKey;
+    final long expireAtMillis;
+
+    final String maxText;
+    final String takeContext;
+    final SerialRuleStats stats;
+    private volatile @Nullable BucketKeys takeKeys;
+
+    private record BucketKeys(long bucket, List<String> keys) {
+    }
+
+    SerialStock(SerialRule rule, LocalDate date, RedisSerialOptions options, SerialRuleStats stats) {
+        this.rule = rule;
+        this.stats = stats;
+        this.date = date;
+        this.dateText = rule.dateText(date);
+        this.period = rule.period(date);
+        this.tag = "{" + options.keyPrefix() + ":serial:" + rule.name() + "}";
+        this.stockKey = tag + ":" + period;
+        this.lockKey = stockKey + ":lock";
+        this.maxText = Long.toString(rule.max());
+        this.takeContext = "serial-take of rule '" + rule.name() + "' period " + period;
+        LocalDate last = rule.reset().lastDay(date);
+        this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
+                : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
+                        + PERIOD_GRACE_MILLIS;
+    }
+
+    /** The demand bucket of {@code nowMillis}: its number of 5-minute steps since the epoch. */
+    static long bucket(long nowMillis) {
+        return Math.floorDiv(nowMillis, BUCKET_MILLIS);
+    }
+
+    /**
+     * The stock's life in Redis counted from now: the rest of its period by this node's clock plus the grace.
+     * Relative, because Redis expires by its own clock; at least the grace, so a node whose clock already
+     * shows the period over still installs a stock that lives long enough to serve the calls that chose it.
+     */
+    long ttlMillis(long nowMillis) {
+        return expireAtMillis == 0 ? 0 : Math.max(expireAtMillis - nowMillis, PERIOD_GRACE_MILLIS);
+    }
+
+    String useKey(long bucket) {
+        return tag + ":use:" + bucket;
+    }
+
+    /** The keys of a take in {@code bucket}; built once per bucket, as a take runs thousands of times a second. */
+    List<String> takeKeys(long bucket) {
+        BucketKeys k = takeKeys;
+        if (k == null || k.bucket != bucket) {
+            k = new BucketKeys(bucket, List.of(stockKey, useKey(bucket)));
+            takeKeys = k;
+        }
+        return k.keys;
+    }
+}
