@@ -4,33 +4,18 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LastFailure;
-import io.github.idworker.segment.StoreBackedGenerator;
 import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.redis.LuaScript;
-import io.github.idworker.redis.RefillLock;
 import io.github.idworker.redis.RedisScriptExecutor;
-import io.github.idworker.redis.ScriptReplies;
-import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
-import io.github.idworker.segment.SegmentExhaustedException;
 import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.segment.StaleSegmentException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.github.idworker.segment.StoreBackedGenerator;
+import org.jspecify.annotations.Nullable;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Hands out the numbers of one segment tag from a range kept in Redis, so that every node sees one sequence:
@@ -122,64 +107,36 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Failures to reach Redis or the database surface as {@link CenterUnavailableException}; an unknown tag as
  * {@link io.github.idworker.segment.UnknownSegmentTagException}. A failing refill ahead is only logged: the
  * synchronous refill reports the failure to the caller that needs it. Thread-safe; the executor may be shared.
+ *
+ * <p>This class holds steps 1 and 2 (the issuing path); {@code RedisSegmentRefill} holds steps 3 to 8 and
+ * {@code RedisSegmentScripts} the scripts, their keys and the lock calls.
  */
 public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** Largest number the Redis generator issues: 2^53 − 1, the largest integer Lua represents exactly. */
     public static final long MAX_NUMBER = (1L << 53) - 1;
 
-    private static final Logger log = LoggerFactory.getLogger(RedisSegmentIdGenerator.class);
-    private static final String MAX_WAIT_PROPERTY = "idworker.segment.redis.max-wait";
-    private static final LuaScript NEXT = LuaScript.load(RedisSegmentIdGenerator.class, "segment-next");
-    private static final LuaScript AHEAD_CHECK = LuaScript.load(RedisSegmentIdGenerator.class, "segment-ahead-check");
-    private static final LuaScript LOCK = RefillLock.ACQUIRE;
-    private static final LuaScript UNLOCK = RefillLock.RELEASE;
-    private static final LuaScript INSTALL = LuaScript.load(RedisSegmentIdGenerator.class, "segment-install");
-    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long FIRST_AHEAD_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long MAX_AHEAD_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+    static final String MAX_WAIT_PROPERTY = "idworker.segment.redis.max-wait";
 
-    private final RedisScriptExecutor executor;
-    private final SegmentAllocator allocator;
     private final String bizTag;
     private final RedisSegmentOptions options;
     private final String rangeKey;
     private final String lockKey;
-    private final List<String> rangeKeys;
-    private final List<String> lockKeys;
-    private final List<String> installKeys;
-    private final String lockTtlMillis;
     private final String checkRun;
     /** Numbers left in the current range below which a range is wanted ahead; "0" wants none. */
     private final String lowMark;
     /** The arguments of {@code nextId()}, built once: the most frequent call allocates no list for them. */
     private final List<String> argsOfOne;
-    private final List<String> aheadCheckArgs;
-    private final String tokenPrefix = UUID.randomUUID() + ":";
-    private final AtomicLong tokens = new AtomicLong();
+    private final RedisSegmentScripts scripts;
+    private final RedisSegmentRefill refill;
     /** {@code null} when coalescing is off. */
-    private final CallCombiner combiner;
+    private final @Nullable CallCombiner combiner;
 
-    private final AtomicBoolean aheadInFlight = new AtomicBoolean();
-    /** Before this {@link System#nanoTime()} no refill ahead starts: the last one failed. */
-    private volatile long aheadNotBefore;
-    /** Written only by the refill ahead in flight, which {@link #aheadInFlight} makes one at a time. */
-    private long aheadBackoffNanos;
-
-    private final LongAdder scriptCalls = new LongAdder();
-    private final LongAdder waitedCalls = new LongAdder();
-    private final LongAdder installedRanges = new LongAdder();
-    private final LongAdder installedAhead = new LongAdder();
-    private final LongAdder discardedRanges = new LongAdder();
     // for meters and health: each costs a fraction of the Redis round trip every call makes anyway, and is paid
     // once per Redis call, not once per caller
     private final LongAdder issued = new LongAdder();
-    private final LongAdder refills = new LongAdder();
-    private final LongAdder refillNanos = new LongAdder();
     private final LastFailure lastFailure = new LastFailure();
     private volatile long lastIssued = -1;
-    private volatile Segment lastRange;
 
     /**
      * @param executor runs the Lua scripts on Redis
@@ -198,21 +155,16 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
             throw new IdWorkerConfigurationException("idworker.segment.tags",
                     "a Redis segment tag must be 1 to 128 characters without '{' or '}', was '" + bizTag + "'");
         }
-        this.executor = executor;
-        this.allocator = allocator;
         this.bizTag = bizTag;
         this.options = options == null ? RedisSegmentOptions.defaults() : options;
         this.rangeKey = keyOf(this.options.keyPrefix(), bizTag, "range");
         this.lockKey = keyOf(this.options.keyPrefix(), bizTag, "lock");
-        this.rangeKeys = List.of(rangeKey);
-        this.lockKeys = List.of(lockKey);
-        this.installKeys = List.of(rangeKey, lockKey);
-        this.lockTtlMillis = Long.toString(this.options.lockTtl().toMillis());
         this.checkRun = this.options.checkRunId() ? "1" : "0";
         this.lowMark = Long.toString((long) Math.ceil(this.options.step() * (1 - this.options.prefetchThreshold())));
         this.argsOfOne = List.of("1", checkRun, lowMark);
-        this.aheadCheckArgs = List.of(lowMark);
         Duration maxWait = this.options.maxWait();
+        this.scripts = new RedisSegmentScripts(executor, bizTag, rangeKey, lockKey, this.options.lockTtl(), maxWait);
+        this.refill = new RedisSegmentRefill(scripts, allocator, bizTag, this.options, lowMark);
         this.combiner = !this.options.coalesce() ? null : new CallCombiner(this::issue, this.options.maxBatch(),
                 this.options.maxInFlight(), maxWait.toNanos(),
                 () -> new SegmentRefillTimeoutException(bizTag, maxWait, MAX_WAIT_PROPERTY, null),
@@ -298,333 +250,32 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     private long takeFromRedis(int count, long deadline) {
         List<String> args = count == 1 ? argsOfOne : List.of(Integer.toString(count), checkRun, lowMark);
-        List<Object> reply = next(args, deadline);
-        long last = issuedLast(reply);
-        if (last != 0) {
-            return firstOf(last, count, reply);
+        List<Object> reply = scripts.next(args, deadline);
+        long last = RedisSegmentScripts.issuedLast(reply);
+        if (last == 0) {
+            reply = refill.refillUntilIssued(count, args, reply, deadline);
+            last = RedisSegmentScripts.issuedLast(reply);
         }
-        return refillAndTake(count, args, reply, deadline);
+        return firstOf(last, count, reply);
     }
 
-    /**
-     * One {@code segment-next} call, whose answer is awaited until {@code deadline} only: a call that completes in
-     * Redis after that leaves its numbers unused (a gap), never issued twice.
-     */
-    private List<Object> next(List<String> args, long deadline) {
-        scriptCalls.increment();
-        return run(NEXT, rangeKeys, args, deadline);
-    }
-
-    /** The exception of a call whose Redis step did not answer before the caller's deadline. */
-    private SegmentRefillTimeoutException redisTimedOut() {
-        return new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY,
-                new CenterUnavailableException("Redis did not answer within the wait; numbers a late call may still "
-                        + "take are skipped, never issued", null));
-    }
-
-    /**
-     * The signed last number of a {@code segment-next} reply that issued numbers, or 0 for a status reply (numbers
-     * start at 1). A negative value asks for a range ahead.
-     */
-    private static long issuedLast(List<Object> reply) {
-        Object head = reply.get(0);
-        if (head instanceof Long n) {
-            return n;
-        }
-        if (head instanceof Number n) {
-            return n.longValue();
-        }
-        String text = head instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(head);
-        if (!text.isEmpty() && (text.charAt(0) == '-' || Character.isDigit(text.charAt(0)))) {
-            try {
-                return Long.parseLong(text);
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }
-        return 0;
-    }
-
+    /** The first of {@code count} numbers whose last is {@code signedLast}; a negative one asks for a range ahead. */
     private long firstOf(long signedLast, int count, List<Object> reply) {
         long last = signedLast;
         if (signedLast < 0) {
             last = -signedLast;
-            refillAheadSoon();
+            refill.refillAheadSoon();
         }
         long first = last - count + 1;
         if (first < 1) {
-            throw unexpected(NEXT, reply);
+            throw scripts.unexpected(RedisSegmentScripts.NEXT, reply);
         }
         return first;
     }
 
-    private long refillAndTake(int count, List<String> args, List<Object> reply, long deadline) {
-        waitedCalls.increment();
-        long pause = FIRST_PAUSE_NANOS;
-        // an interrupt does not cut the wait short: this call may serve callers combined with it who were not
-        // interrupted, and maxWait bounds it anyway; the flag is restored on the way out
-        boolean interrupted = false;
-        try {
-            while (true) {
-                expectRefillStatus(reply);
-                String token = newToken();
-                if (lock(token, deadline)) {
-                    boolean handedOver = false;
-                    try {
-                        reply = next(args, deadline);
-                        long last = issuedLast(reply);
-                        if (last != 0) {
-                            return firstOf(last, count, reply);
-                        }
-                        expectRefillStatus(reply);
-                        Future<?> refill = refillInBackground(token, Math.max(options.step(), count));
-                        handedOver = true;
-                        interrupted |= awaitRefill(refill, deadline);
-                    } finally {
-                        if (!handedOver) {
-                            unlock(token, deadline);
-                        }
-                    }
-                } else {
-                    timeOutAfter(deadline);
-                    LockSupport.parkNanos(Math.max(1, Math.min(pause, deadline - System.nanoTime())));
-                    interrupted |= Thread.interrupted();
-                    pause = Math.min(2 * pause, MAX_PAUSE_NANOS);
-                }
-                reply = next(args, deadline);
-                long last = issuedLast(reply);
-                if (last != 0) {
-                    return firstOf(last, count, reply);
-                }
-                timeOutAfter(deadline);
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void timeOutAfter(long deadline) {
-        if (System.nanoTime() - deadline > 0) {
-            throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY, null);
-        }
-    }
-
-    /**
-     * Runs the refill of a lock holder on the shared refill threads, which release the lock when done, so that the
-     * caller's wait stays bounded by {@code maxWait} even while the database hangs (a statement timeout or a pool's
-     * connection timeout may be far longer).
-     */
-    private Future<?> refillInBackground(String token, int size) {
-        FutureTask<Void> task = new FutureTask<>(() -> {
-            try {
-                refill(token, size, false);
-            } finally {
-                unlock(token);
-            }
-            return null;
-        });
-        try {
-            RefillAheadExecutor.SHARED.execute(task);
-        } catch (RuntimeException e) {
-            task.run(); // no thread to hand it to: refill here, unbounded by maxWait but not lost
-        }
-        return task;
-    }
-
-    /**
-     * Waits for a refill until {@code deadline}; its failure is the caller's. Returns whether the thread was
-     * interrupted meanwhile (the wait goes on: see {@link #refillAndTake}).
-     */
-    private boolean awaitRefill(Future<?> refill, long deadline) {
-        boolean interrupted = false;
-        while (true) {
-            long left = deadline - System.nanoTime();
-            try {
-                refill.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-                return interrupted;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (TimeoutException e) {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                throw new SegmentRefillTimeoutException(bizTag, options.maxWait(), MAX_WAIT_PROPERTY, null);
-            } catch (ExecutionException e) {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (e.getCause() instanceof Error err) {
-                    throw err;
-                }
-                throw new IdWorkerException("A refill of segment tag '" + bizTag + "' failed", e.getCause());
-            }
-        }
-    }
-
-    /** Starts one background refill ahead unless one is running or the last one failed a moment ago. */
-    private void refillAheadSoon() {
-        if (aheadInFlight.get() || System.nanoTime() - aheadNotBefore < 0 || !aheadInFlight.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            RefillAheadExecutor.SHARED.execute(this::refillAheadTask);
-        } catch (RuntimeException e) {
-            aheadInFlight.set(false);
-            log.warn("Could not start a refill ahead of segment tag '{}': {}", bizTag, e.toString());
-        }
-    }
-
-    private void refillAheadTask() {
-        try {
-            refillAhead();
-            aheadBackoffNanos = 0;
-        } catch (RuntimeException e) {
-            aheadBackoffNanos = aheadBackoffNanos == 0 ? FIRST_AHEAD_BACKOFF_NANOS
-                    : Math.min(2 * aheadBackoffNanos, MAX_AHEAD_BACKOFF_NANOS);
-            aheadNotBefore = System.nanoTime() + aheadBackoffNanos;
-            log.warn("A refill ahead of segment tag '{}' failed; callers keep the current range and refill "
-                    + "themselves when it runs out, the next refill ahead starts in {} ms at the earliest: {}", bizTag,
-                    TimeUnit.NANOSECONDS.toMillis(aheadBackoffNanos), e.toString());
-        } finally {
-            aheadInFlight.set(false);
-        }
-    }
-
-    /** Installs a range ahead if one is still wanted; gives up at once when another refill holds the lock. */
-    private void refillAhead() {
-        String token = newToken();
-        if (!lock(token)) {
-            return;
-        }
-        try {
-            String wanted = text(run(AHEAD_CHECK, rangeKeys, aheadCheckArgs), 0);
-            switch (wanted) {
-                case "NONE" -> {
-                    // another node's refill was first
-                }
-                case "AHEAD", "CURRENT" -> refill(token, options.step(), true);
-                default -> throw new CenterUnavailableException("Redis gave an unexpected reply to "
-                        + AHEAD_CHECK.name() + " for segment tag '" + bizTag + "': " + wanted, null);
-            }
-        } finally {
-            unlock(token);
-        }
-    }
-
-    private String newToken() {
-        return tokenPrefix + tokens.incrementAndGet();
-    }
-
-    private boolean lock(String token) {
-        return number(run(LOCK, lockKeys, List.of(token, lockTtlMillis)), 0) == 1;
-    }
-
-    /**
-     * The lock of a caller, whose wait for Redis ends at {@code deadline}; a lock Redis grants after that is
-     * released as soon as the answer comes, so it does not block other refills for {@code lock-ttl}.
-     */
-    private boolean lock(String token, long deadline) {
-        return BoundedCalls.call(() -> lock(token), deadline, this::redisTimedOut, taken -> {
-            if (taken) {
-                unlock(token);
-            }
-        });
-    }
-
-    /** Allocates a range from the database and installs it; called while holding the lock. */
-    private void refill(String token, int size, boolean ahead) {
-        long started = System.nanoTime();
-        try {
-            allocateAndInstall(token, size, ahead);
-        } finally {
-            refills.increment();
-            refillNanos.add(System.nanoTime() - started);
-        }
-    }
-
-    private void allocateAndInstall(String token, int size, boolean ahead) {
-        Segment segment = allocator.allocate(bizTag, size);
-        if (segment.firstId() < 1) {
-            // numbers start at 1: the script's replies use 0 and the sign, so a range reaching 0 or below is never
-            // installed (the allocated numbers are a gap)
-            throw new IdWorkerException("The table gave " + segment + " for segment tag '" + bizTag + "': a Redis "
-                    + "sequence issues numbers from 1 to " + MAX_NUMBER + ", so the tag's max_id must be 0 or more; "
-                    + "raise it, or use the in-process generator for numbers below 1");
-        }
-        if (segment.lastId() > MAX_NUMBER) {
-            throw new SegmentExhaustedException(bizTag, segment.maxId(), "the Redis generator issues numbers up to "
-                    + MAX_NUMBER + " (2^53 - 1, exact in Lua). Use a new tag or the in-process generator.");
-        }
-        List<Object> reply = run(INSTALL, installKeys, List.of(token, Long.toString(segment.firstId() - 1),
-                Long.toString(segment.lastId()), Integer.toString(segment.step()), ahead ? "ahead" : "current"));
-        String status = text(reply, 0);
-        switch (status) {
-            case "OK" -> {
-                installedRanges.increment();
-                boolean wentAhead = "AHEAD".equals(text(reply, 1));
-                if (wentAhead) {
-                    installedAhead.increment();
-                }
-                lastRange = segment;
-                log.debug("Installed {} in {}{}", segment, rangeKey, wentAhead ? " ahead" : "");
-            }
-            case "NOT_OWNER" -> {
-                discardedRanges.increment();
-                log.warn("Discarded {} of segment tag '{}' (a gap): this refill no longer held the lock {} when it "
-                        + "came to install the range; the lock expired (idworker.segment.redis.lock-ttl {} is shorter "
-                        + "than the database took) or Redis lost its data", segment, bizTag, lockKey, options.lockTtl());
-            }
-            case "AHEAD_TAKEN" -> {
-                discardedRanges.increment();
-                log.warn("Discarded {} of segment tag '{}' (a gap): another refill installed a range ahead while this "
-                        + "one held the lock {}; the lock expired (idworker.segment.redis.lock-ttl {})", segment,
-                        bizTag, lockKey, options.lockTtl());
-            }
-            case "BELOW" -> {
-                discardedRanges.increment();
-                throw new StaleSegmentException(bizTag, segment, number(reply, 1), "Redis key " + rangeKey);
-            }
-            default -> throw unexpected(INSTALL, reply);
-        }
-    }
-
-    /** Releases the lock, waiting for Redis until {@code deadline} at most: the lock expires by itself anyway. */
-    private void unlock(String token, long deadline) {
-        try {
-            BoundedCalls.call(() -> {
-                unlock(token);
-                return null;
-            }, deadline, () -> new CenterUnavailableException("no answer in time", null));
-        } catch (CenterUnavailableException e) {
-            log.debug("Left the release of the refill lock {} of segment tag '{}' running after the caller's "
-                    + "deadline; the lock expires after {} at the latest", lockKey, bizTag, options.lockTtl());
-        }
-    }
-
-    private void unlock(String token) {
-        try {
-            run(UNLOCK, lockKeys, List.of(token));
-        } catch (RuntimeException e) {
-            log.warn("Could not release the refill lock {} of segment tag '{}'; it expires after {}: {}", lockKey,
-                    bizTag, options.lockTtl(), e.toString());
-        }
-    }
-
-    private void expectRefillStatus(List<Object> reply) {
-        String status = text(reply, 0);
-        if (!"MISSING".equals(status) && !"EXHAUSTED".equals(status)) {
-            throw unexpected(NEXT, reply);
-        }
-    }
-
     /** How many {@code segment-next} calls this instance made (each serves one or, coalesced, several callers). */
     public long scriptCalls() {
-        return scriptCalls.sum();
+        return scripts.nextCalls();
     }
 
     /** How many calls were served by a Redis call shared with at least one other call (0 with coalescing off). */
@@ -642,22 +293,22 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
      * coalescing, one such call may serve several callers.
      */
     public long waitedCalls() {
-        return waitedCalls.sum();
+        return refill.waitedCalls();
     }
 
     /** How many ranges this instance installed in Redis, ahead or as the current one. */
     public long installedRanges() {
-        return installedRanges.sum();
+        return refill.installedRanges();
     }
 
     /** How many of those ranges this instance installed ahead of the current one. */
     public long installedAhead() {
-        return installedAhead.sum();
+        return refill.installedAhead();
     }
 
     /** How many ranges this instance allocated but did not install (gaps). */
     public long discardedRanges() {
-        return discardedRanges.sum();
+        return refill.discardedRanges();
     }
 
     /** Whether any call of this instance ever got numbers from Redis. */
@@ -668,54 +319,10 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** What this node remembers about the sequence; reads memory only. */
     public SequenceStatus status() {
-        return new SequenceStatus(bizTag, rangeKey, lastIssued, lastRange, issued.sum(), scriptCalls.sum(),
-                coalescedCalls(), installedAhead.sum(), refills.sum(),
-                refillNanos.sum(), discardedRanges.sum(), waitedCalls.sum(), lastFailure.failing(),
+        return new SequenceStatus(bizTag, rangeKey, lastIssued, refill.lastRange(), issued.sum(), scripts.nextCalls(),
+                coalescedCalls(), refill.installedAhead(), refill.refills(),
+                refill.refillNanos(), refill.discardedRanges(), refill.waitedCalls(), lastFailure.failing(),
                 lastFailure.failure(), lastFailure.at());
-    }
-
-    private List<Object> run(LuaScript script, List<String> keys, List<String> args) {
-        return run(script, keys, args, 0, false);
-    }
-
-    /** {@link #run(LuaScript, List, List)} whose caller waits for Redis until {@code deadline} at most. */
-    private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadline) {
-        return run(script, keys, args, deadline, true);
-    }
-
-    private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadline, boolean bounded) {
-        List<Object> reply;
-        try {
-            reply = bounded ? executor.execute(script, keys, args, deadline, this::redisTimedOut)
-                    : executor.execute(script, keys, args);
-        } catch (IdWorkerException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new CenterUnavailableException("Redis failed running " + script.name() + " for segment tag '"
-                    + bizTag + "' (keys " + keys + "): " + e, e);
-        }
-        if (reply == null || reply.isEmpty()) {
-            throw new CenterUnavailableException("Redis gave an empty reply to " + script.name() + " for segment tag '"
-                    + bizTag + "'", null);
-        }
-        return reply;
-    }
-
-    private CenterUnavailableException unexpected(LuaScript script, List<Object> reply) {
-        return new CenterUnavailableException("Redis gave an unexpected reply to " + script.name()
-                + " for segment tag '" + bizTag + "': " + describe(reply), null);
-    }
-
-    private String text(List<Object> reply, int index) {
-        return ScriptReplies.text(reply, index, "segment tag '" + bizTag + "'");
-    }
-
-    private long number(List<Object> reply, int index) {
-        return ScriptReplies.number(reply, index, "segment tag '" + bizTag + "'");
-    }
-
-    private static String describe(List<Object> reply) {
-        return ScriptReplies.describe(reply);
     }
 
     @Override
@@ -723,3 +330,4 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         return "RedisSegmentIdGenerator[" + bizTag + ", " + rangeKey + "]";
     }
 }
+
