@@ -20,9 +20,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The helpers and time model of the lease contract kit; the rules themselves are tested by its subclasses,
- * {@link AbstractClockBoundContractTest} and {@link AbstractSequenceManagerContractTest}. See the latter for how a
- * centre runs the kit.
+ * The helpers and time model of the lease contract kit; the rules themselves are tested by its subclasses, a chain
+ * that ends in {@link AbstractSequenceManagerContractTest}. See the latter for the chain and for how a centre runs
+ * the kit.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class SequenceManagerKit {
