@@ -76,11 +76,14 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         Set<Integer> slots = new HashSet<>();
+        // ten-minute leases: 1 025 borrows take tens of seconds on a loaded 2-core machine, and with the kit's 30 s
+        // ttl the first leases expired before the last borrow, which then found a free slot instead of none
+        Duration longTtl = Duration.ofMinutes(10);
         for (int i = 0; i < 1024; i++) {
-            slots.add(m.borrow(request(ns, 1024, centreNow())).workerId());
+            slots.add(m.borrow(request(ns, 1024, centreNow(), longTtl)).workerId());
         }
         assertThat(slots).hasSize(1024);
-        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1024, centreNow())))
+        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1024, centreNow(), longTtl)))
                 .isInstanceOf(WorkerIdExhaustedException.class)
                 .hasMessageContaining(ns)
                 .hasMessageContaining("1024")

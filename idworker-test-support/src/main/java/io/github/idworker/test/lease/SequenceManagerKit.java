@@ -135,7 +135,8 @@ public abstract class SequenceManagerKit {
         return request(ns, slotCount, workerNow, WORKER_TTL);
     }
 
-    private LeaseRequest request(String ns, int slotCount, long workerNow, Duration ttl) {
+    /** A borrow with a lease of {@code ttl}. */
+    protected LeaseRequest request(String ns, int slotCount, long workerNow, Duration ttl) {
         return new LeaseRequest(ns, slotCount, UUID.randomUUID().toString(), ttl, workerNow, SKEW, "test-host", 42,
                 layout(Integer.numberOfTrailingZeros(slotCount)).pinned());
     }
