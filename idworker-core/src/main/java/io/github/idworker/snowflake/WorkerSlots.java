@@ -1,0 +1,129 @@
+package io.github.idworker.snowflake;
+
+import io.github.idworker.LeaseLostException;
+import io.github.idworker.StoreLocations;
+import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.lease.WorkerLease;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Borrows and returns one worker's slots in the centre. Guarantees that a borrowed slot is handed out only once
+ * this worker's clock has passed the slot's floor (so no identifier repeats one an earlier holder may have
+ * issued), and that a slot is returned only with a high-water inside its lease, never one that could lock it.
+ *
+ * <p>Borrowing:
+ * <ol>
+ *   <li>Claim a slot with a fresh owner token, this clock, and the pinned layout (one conditional centre call).</li>
+ *   <li>Wait, sleeping at most 50 ms at a time and bounded by the loss guard plus max-skew plus a second, until
+ *       this clock has passed the floor; give the slot back and throw {@link LeaseLostException} when the bound
+ *       runs out, the worker is closed meanwhile or the thread is interrupted.</li>
+ *   <li>Extend a lease that the wait has left shorter than half the ttl; the heartbeat retries if that fails.</li>
+ * </ol>
+ */
+final class WorkerSlots {
+
+    private static final Logger log = LoggerFactory.getLogger(AbstractIdWorker.class);
+    static final String HOST = hostName();
+    static final long PID = ProcessHandle.current().pid();
+
+    private final AbstractIdWorker worker;
+
+    WorkerSlots(AbstractIdWorker worker) {
+        this.worker = worker;
+    }
+
+    /** Borrows a slot and waits, bounded, until this worker's clock has passed the slot's floor. */
+    WorkerLease borrowAndWait() {
+        WorkerOptions options = worker.options;
+        MillisClock clock = worker.clock;
+        long ttl = options.leaseTtl().toMillis();
+        WorkerLease lease = worker.manager.borrow(new LeaseRequest(options.namespace(),
+                worker.layout.workerCapacity(), UUID.randomUUID().toString(), options.leaseTtl(), clock.millis(),
+                options.maxSkew(), HOST, PID, worker.layout.pinned(), options.lossGuard()));
+        // a floor lies at most the loss guard ahead of the centre's clock, and this clock within max-skew of it
+        long maxWaitNanos = (options.lossGuard().toMillis() + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
+        long started = System.nanoTime();
+        long ahead = lease.floorMillis() - clock.millis();
+        if (ahead >= 0) {
+            log.info("idworker namespace '{}' waits {} ms before it issues IDs with worker id {}: the worker id's floor "
+                    + "{} lies ahead of this clock, because {}", options.namespace(), ahead + 1, lease.workerId(),
+                    Instant.ofEpochMilli(lease.floorMillis()), floorReason(ahead, ttl));
+        }
+        long now;
+        while ((now = clock.millis()) <= lease.floorMillis()) {
+            boolean closed = worker.closed;
+            if (System.nanoTime() - started > maxWaitNanos || closed) {
+                giveBackQuietly(lease, lease.floorMillis());
+                throw new LeaseLostException("Worker id " + lease.workerId() + " of namespace '" + options.namespace()
+                        + "' may be used up to " + Instant.ofEpochMilli(lease.floorMillis()) + ", "
+                        + (lease.floorMillis() - now) + " ms ahead of this clock; "
+                        + (closed ? "the worker was closed meanwhile" : "check this host's clock"));
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(lease.floorMillis() - now + 1, 50)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                giveBackQuietly(lease, lease.floorMillis());
+                throw new LeaseLostException("interrupted while waiting for the clock to pass the lease floor", e);
+            }
+        }
+        if (lease.highWaterMillis() - now < ttl / 2) {
+            // a floor ahead of the clock leaves a lease of about one millisecond: extend it before issuing
+            try {
+                lease = worker.manager.renew(lease, Math.max(lease.highWaterMillis(), now + ttl));
+            } catch (RuntimeException e) {
+                log.warn("idworker namespace '{}' could not extend its new lease on worker id {}; the heartbeat retries: {}",
+                        options.namespace(), lease.workerId(), StoreLocations.redact(e.toString()));
+            }
+        }
+        log.info("idworker namespace '{}' borrowed worker id {} (floor {}, high-water {}, holder {} pid {})",
+                options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
+                Instant.ofEpochMilli(lease.highWaterMillis()), HOST, PID);
+        return lease;
+    }
+
+    /**
+     * Why a floor lies {@code aheadMillis} ahead of this clock. A past holder's high-water is at most its clock
+     * plus the ttl, so a floor further ahead than the ttl is a centre's guard for a record it does not have.
+     */
+    private String floorReason(long aheadMillis, long ttlMillis) {
+        return aheadMillis > ttlMillis
+                ? "the centre holds no record of this worker id's past (a namespace new to this centre, or its data "
+                        + "was lost or evicted), so no ID is issued until any holder it may have forgotten has reached "
+                        + "the end of its lease: idworker.lease.loss-guard = " + worker.options.lossGuard()
+                : "an earlier holder of the worker id may have issued IDs up to it";
+    }
+
+    /** Returns {@code lease} with {@code lastIssuedMillis} as its high-water; a slot not returned expires. */
+    void giveBackQuietly(WorkerLease lease, long lastIssuedMillis) {
+        String namespace = worker.options.namespace();
+        if (lastIssuedMillis < lease.floorMillis() || lastIssuedMillis > lease.highWaterMillis()) {
+            // never store a high-water the lease cannot have reached: it could lock the slot for ever
+            log.warn("idworker namespace '{}' leaves worker id {} to expire: its last timestamp {} lies outside the "
+                    + "lease ({}, {}]", namespace, lease.workerId(), lastIssuedMillis, lease.floorMillis(),
+                    lease.highWaterMillis());
+            return;
+        }
+        try {
+            worker.manager.giveBack(lease, lastIssuedMillis);
+            log.info("idworker namespace '{}' returned worker id {} (high-water {}, the last issued timestamp; holder "
+                    + "{} pid {})", namespace, lease.workerId(), Instant.ofEpochMilli(lastIssuedMillis), HOST, PID);
+        } catch (RuntimeException e) {
+            log.warn("idworker namespace '{}' could not return worker id {}; it expires with its lease: {}",
+                    namespace, lease.workerId(), StoreLocations.redact(e.toString()));
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+}
