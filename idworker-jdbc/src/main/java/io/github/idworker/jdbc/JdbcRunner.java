@@ -17,13 +17,14 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs the JDBC centres' units of work on a connection of the application's pool, committed apart from any
  * transaction of the caller. It guarantees that every unit ends within its timeouts, behaves alike under every
  * isolation level the pool may be configured with, and fails only with a {@link CenterUnavailableException}
- * that names the table and the database without credentials. Shared by the lease centre and the segment
- * allocator so both treat connections alike.
+ * that names the table and the database without credentials. Shared by every JDBC store ({@link JdbcStore})
+ * so all treat connections alike.
  *
  * <p>Steps of one unit of work:
  * <ol>
@@ -163,6 +164,46 @@ public final class JdbcRunner {
     /** Runs every statement of {@code work} in one transaction, committed at the end. */
     public <T> T inTransaction(String what, SqlWork<T> work) {
         return run(what, true, work);
+    }
+
+    /** Sets the parameters of one prepared statement. */
+    @FunctionalInterface
+    public interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /**
+     * Runs one {@code INSERT} on its own, unless a row with its key exists already: the insert is tried, and a
+     * duplicate-key failure ({@link #isDuplicateKey}) means a concurrent writer (or an earlier run) inserted the
+     * row first, which the caller expects. That unit is rolled back, as PostgreSQL accepts nothing more in a
+     * transaction after a failed statement.
+     *
+     * @return {@code true} when this call inserted the row, {@code false} when one with its key existed
+     */
+    public boolean insertUnlessPresent(String what, String sql, Binder binder) {
+        return insertUnlessPresent(what, sql, binder, e -> e);
+    }
+
+    /**
+     * {@link #insertUnlessPresent(String, String, Binder)}, with any other failure of the statement replaced by
+     * {@code otherFailure} before it is reported: for a row whose values must not reach an error message, since
+     * some drivers quote the failing row.
+     */
+    public boolean insertUnlessPresent(String what, String sql, Binder binder,
+                                       UnaryOperator<SQLException> otherFailure) {
+        return run(what, s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                binder.bind(ps);
+                ps.executeUpdate();
+                return Boolean.TRUE;
+            } catch (SQLException e) {
+                if (isDuplicateKey(e)) {
+                    s.rollback();
+                    return Boolean.FALSE;
+                }
+                throw otherFailure.apply(e);
+            }
+        });
     }
 
     private <T> T run(String what, boolean transaction, SqlWork<T> work) {

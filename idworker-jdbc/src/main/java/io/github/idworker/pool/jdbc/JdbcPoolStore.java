@@ -2,9 +2,8 @@ package io.github.idworker.pool.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcRunner;
-import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcStore;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEntity;
@@ -25,7 +24,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -76,7 +74,7 @@ import java.util.OptionalLong;
  * with each row's {@code current_offset}), and {@link #verifySchema()} refuses such a table, quoting the
  * statements that add it.
  */
-public class JdbcPoolStore implements PoolStore {
+public class JdbcPoolStore extends JdbcStore implements PoolStore {
 
     public static final String DEFAULT_TABLE = "idworker_id_pool";
     public static final String TABLE_PROPERTY = "idworker.pool.table";
@@ -88,11 +86,10 @@ public class JdbcPoolStore implements PoolStore {
             + "current_offset, max_per_request, max_per_second, threshold_percent, check_interval_ms, max_pool_size, "
             + "max_gap";
     private static final String COLUMNS = SETTING_COLUMNS + ", environment, environments";
-
-    private final String table;
-    private final JdbcRunner jdbc;
-    private final JdbcSchema schema;
-    private final JdbcSchema.AddedColumn reservedTo;
+    private static final Tables TABLES = Tables.of("pool/jdbc", DEFAULT_TABLE, TABLE_PROPERTY,
+                    INITIALIZE_SCHEMA_PROPERTY, COLUMNS + ", created_at, update_time")
+            .withAddedColumn("", "reserved_to", "current_offset", "the end of the last reservation, so that an "
+                    + "entity whose current_offset was moved back is refused");
 
     /** Table {@value #DEFAULT_TABLE}, default timeouts. */
     public JdbcPoolStore(DataSource dataSource) {
@@ -106,56 +103,12 @@ public class JdbcPoolStore implements PoolStore {
      *         identifier
      */
     public JdbcPoolStore(DataSource dataSource, String tableName, JdbcTimeouts timeouts) {
-        if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
-        }
-        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
-        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("pool/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
-                Map.of(table, COLUMNS + ", created_at, update_time"));
-        this.reservedTo = new JdbcSchema.AddedColumn(table, "reserved_to",
-                "the end of the last reservation, so that an entity whose current_offset was moved back is refused",
-                List.of("ALTER TABLE " + table + " ADD COLUMN reserved_to BIGINT",
-                        "UPDATE " + table + " SET reserved_to = current_offset WHERE reserved_to IS NULL"));
-    }
-
-    public String tableName() {
-        return table;
-    }
-
-    /** The dialect of the database behind the data source (connects once to find out). */
-    public JdbcDialect dialect() {
-        return jdbc.dialect();
-    }
-
-    /** The class-path resource holding the table's DDL for this database. */
-    public String schemaResource() {
-        return schema.resource(dialect());
-    }
-
-    /**
-     * Creates the table when it is missing, and adds {@code reserved_to} to one created before it existed, seeding
-     * it with each row's {@code current_offset}.
-     */
-    public void createSchemaIfMissing() {
-        schema.create(jdbc);
-        schema.addColumnIfMissing(jdbc, reservedTo);
-    }
-
-    /**
-     * Checks that the table exists with the columns used here, {@code reserved_to} included.
-     *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not; for a
-     *         table without {@code reserved_to}, also the statements that add it
-     */
-    public void verifySchema() {
-        schema.verify(jdbc);
-        schema.verifyColumn(jdbc, reservedTo);
+        super(dataSource, tableName, timeouts, TABLES);
     }
 
     /** The statements that add {@code reserved_to} to a pool table created before it existed. */
     public List<String> reservedToUpgradeSql() {
-        return reservedTo.statements();
+        return addedColumnSql("reserved_to");
     }
 
     @Override
@@ -168,7 +121,8 @@ public class JdbcPoolStore implements PoolStore {
                 // a new entity starts before its first offset, whatever current-offset the caller's entity holds
                 if (insert(entity, environment)) {
                     PoolEntity registered = entity.toBuilder().currentOffset(entity.startOffset() - 1).build();
-                    log.info("Registered ID pool entity {} in table {}, environment {}", registered, table, environment);
+                    log.info("Registered ID pool entity {} in table {}, environment {}", registered, tableName(),
+                            environment);
                     return registered;
                 }
                 // another node inserted it first: read what it stored
@@ -180,15 +134,15 @@ public class JdbcPoolStore implements PoolStore {
                     // pinned by another node since the read: check against what it pinned
                     continue;
                 }
-                log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, table, environment);
+                log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, tableName(), environment);
             } else {
                 checkPinned(key, pinned, environment);
             }
             warnOfTunedSettings(row.entity(), entity);
             return row.entity();
         }
-        throw new CenterUnavailableException("Could not register ID pool entity '" + key + "' in table " + table
-                + " at " + jdbc.location() + " after " + MAX_ATTEMPTS + " attempts: its row kept appearing and "
+        throw new CenterUnavailableException("Could not register ID pool entity '" + key + "' in table " + tableName()
+                + " at " + jdbc().location() + " after " + MAX_ATTEMPTS + " attempts: its row kept appearing and "
                 + "vanishing; is something deleting rows?", null);
     }
 
@@ -208,7 +162,7 @@ public class JdbcPoolStore implements PoolStore {
         differs(tuned, "max-pool-size", held.maxPoolSize(), configured.maxPoolSize());
         differs(tuned, "max-gap", held.maxGap(), configured.maxGap());
         log.warn("ID pool entity '{}' in table {} differs from its configuration; the table wins: {}", held.key(),
-                table, String.join(", ", tuned));
+                tableName(), String.join(", ", tuned));
     }
 
     private static void differs(List<String> tuned, String field, Object held, Object configured) {
@@ -224,7 +178,7 @@ public class JdbcPoolStore implements PoolStore {
     private void checkPinned(String key, PoolEnvironment pinned, PoolEnvironment configured) {
         if (!pinned.equals(configured)) {
             throw new IdWorkerConfigurationException(PoolEnvironment.ENVIRONMENT_PROPERTY, "the row of ID pool entity '"
-                    + key + "' in table " + table + " is pinned to environment " + pinned + ", configured "
+                    + key + "' in table " + tableName() + " is pinned to environment " + pinned + ", configured "
                     + configured + ". Its offsets were handed out as IDs offset × " + pinned.environments() + " + "
                     + pinned.environment() + "; under another split the offsets still to come would give IDs that "
                     + "were handed out already, here or by another environment. Configure "
@@ -236,8 +190,8 @@ public class JdbcPoolStore implements PoolStore {
 
     /** Pins a row an operator inserted without an environment; false when another node pinned it first. */
     private boolean pin(String key, PoolEnvironment environment) {
-        return jdbc.run("pin the environment of ID pool entity '" + key + "'", s -> {
-            try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET environment = ?, environments = ? "
+        return jdbc().run("pin the environment of ID pool entity '" + key + "'", s -> {
+            try (PreparedStatement ps = s.prepare("UPDATE " + tableName() + " SET environment = ?, environments = ? "
                     + "WHERE entity_key = ? AND environment IS NULL AND environments IS NULL")) {
                 ps.setInt(1, environment.environment());
                 ps.setInt(2, environment.environments());
@@ -248,34 +202,24 @@ public class JdbcPoolStore implements PoolStore {
     }
 
     private boolean insert(PoolEntity entity, PoolEnvironment environment) {
-        String sql = "INSERT INTO " + table + " (" + COLUMNS + ", reserved_to, created_at, update_time) VALUES (?, ?, ?, "
-                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
-        return jdbc.run("register ID pool entity '" + entity.key() + "'", s -> {
-            try (PreparedStatement ps = s.prepare(sql)) {
-                ps.setString(1, entity.key());
-                ps.setString(2, entity.name());
-                ps.setString(3, entity.type().name());
-                ps.setLong(4, entity.startOffset());
-                ps.setInt(5, entity.step());
-                ps.setLong(6, entity.startOffset() - 1);
-                ps.setInt(7, entity.maxPerRequest());
-                ps.setInt(8, entity.maxPerSecond());
-                ps.setInt(9, entity.thresholdPercent());
-                ps.setLong(10, entity.checkInterval().toMillis());
-                ps.setLong(11, entity.maxPoolSize());
-                ps.setInt(12, entity.maxGap());
-                ps.setInt(13, environment.environment());
-                ps.setInt(14, environment.environments());
-                ps.setLong(15, entity.startOffset() - 1);
-                ps.executeUpdate();
-                return Boolean.TRUE;
-            } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    s.rollback();
-                    return Boolean.FALSE;
-                }
-                throw e;
-            }
+        String sql = "INSERT INTO " + tableName() + " (" + COLUMNS + ", reserved_to, created_at, update_time) VALUES ("
+                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
+        return jdbc().insertUnlessPresent("register ID pool entity '" + entity.key() + "'", sql, ps -> {
+            ps.setString(1, entity.key());
+            ps.setString(2, entity.name());
+            ps.setString(3, entity.type().name());
+            ps.setLong(4, entity.startOffset());
+            ps.setInt(5, entity.step());
+            ps.setLong(6, entity.startOffset() - 1);
+            ps.setInt(7, entity.maxPerRequest());
+            ps.setInt(8, entity.maxPerSecond());
+            ps.setInt(9, entity.thresholdPercent());
+            ps.setLong(10, entity.checkInterval().toMillis());
+            ps.setLong(11, entity.maxPoolSize());
+            ps.setInt(12, entity.maxGap());
+            ps.setInt(13, environment.environment());
+            ps.setInt(14, environment.environments());
+            ps.setLong(15, entity.startOffset() - 1);
         });
     }
 
@@ -286,9 +230,10 @@ public class JdbcPoolStore implements PoolStore {
 
     @Override
     public List<PoolEntity> findAll() {
-        return jdbc.run("read the ID pool entities", s -> {
+        return jdbc().run("read the ID pool entities", s -> {
             List<PoolEntity> entities = new ArrayList<>();
-            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " ORDER BY entity_key");
+            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
+                    + " ORDER BY entity_key");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     entities.add(toRow(rs).entity());
@@ -300,8 +245,9 @@ public class JdbcPoolStore implements PoolStore {
 
     /** The last offset reserved for the entity, as its row holds it now; empty when there is no row. */
     public OptionalLong currentOffset(String key) {
-        Long current = jdbc.run("read the current offset of ID pool entity '" + key + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT current_offset FROM " + table + " WHERE entity_key = ?")) {
+        Long current = jdbc().run("read the current offset of ID pool entity '" + key + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT current_offset FROM " + tableName()
+                    + " WHERE entity_key = ?")) {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getLong(1) : null;
@@ -320,16 +266,16 @@ public class JdbcPoolStore implements PoolStore {
         Objects.requireNonNull(environment, "environment");
         String what = "reserve " + chunks + " chunks of ID pool entity '" + key + "'";
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            Reserved r = jdbc.inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
+            Reserved r = jdbc().inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
             if (r != null) {
                 if (r.pinned()) {
-                    log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, table, environment);
+                    log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, tableName(), environment);
                 }
                 return r.reservation();
             }
         }
-        throw new CenterUnavailableException("Could not " + what + " in table " + table + " at " + jdbc.location()
-                + " after " + MAX_ATTEMPTS + " attempts: the row kept changing between statements", null);
+        throw new CenterUnavailableException("Could not " + what + " in " + description() + " after " + MAX_ATTEMPTS
+                + " attempts: the row kept changing between statements", null);
     }
 
     /** A committed reservation, and whether it pinned the row to its environment. */
@@ -341,7 +287,7 @@ public class JdbcPoolStore implements PoolStore {
             throws SQLException {
         Row row;
         long reserved = Long.MIN_VALUE;
-        try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + ", reserved_to FROM " + table
+        try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + ", reserved_to FROM " + tableName()
                 + " WHERE entity_key = ? FOR UPDATE")) {
             ps.setString(1, key);
             try (ResultSet rs = ps.executeQuery()) {
@@ -366,7 +312,7 @@ public class JdbcPoolStore implements PoolStore {
         long base = Math.max(read, entity.startOffset() - 1);
         if (base < reserved) {
             // current_offset went below the end of a reservation already made: those offsets' IDs may be in use
-            throw new PoolRowMovedBackException(key, table, jdbc.location(), read, reserved);
+            throw new PoolRowMovedBackException(key, tableName(), jdbc().location(), read, reserved);
         }
         long last;
         try {
@@ -379,8 +325,9 @@ public class JdbcPoolStore implements PoolStore {
         }
         // the environment is written and compared in the same statement: a row pinned by another reserver since
         // the read is not taken over
-        String sql = "UPDATE " + table + " SET current_offset = ?, reserved_to = ?, environment = ?, environments = ?, "
-                + "update_time = CURRENT_TIMESTAMP WHERE entity_key = ? AND current_offset = ? AND (reserved_to IS NULL"
+        String sql = "UPDATE " + tableName() + " SET current_offset = ?, reserved_to = ?, environment = ?, "
+                + "environments = ?, update_time = CURRENT_TIMESTAMP WHERE entity_key = ? AND current_offset = ? AND "
+                + "(reserved_to IS NULL"
                 + " OR reserved_to <= ?) AND "
                 + (pinned == null ? "environment IS NULL AND environments IS NULL" : "environment = ? AND environments = ?");
         try (PreparedStatement ps = s.prepare(sql)) {
@@ -407,8 +354,9 @@ public class JdbcPoolStore implements PoolStore {
     }
 
     private Row readRow(String key) {
-        return jdbc.run("read ID pool entity '" + key + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE entity_key = ?")) {
+        return jdbc().run("read ID pool entity '" + key + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
+                    + " WHERE entity_key = ?")) {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? toRow(rs) : null;
@@ -450,8 +398,9 @@ public class JdbcPoolStore implements PoolStore {
         }
         if (noEnvironment || noEnvironments) {
             throw new IdWorkerConfigurationException(noEnvironment ? PoolEnvironment.ENVIRONMENT_PROPERTY
-                    : PoolEnvironment.ENVIRONMENTS_PROPERTY, "the row of ID pool entity '" + key + "' in table " + table
-                    + " is invalid: environment and environments are both set or both NULL (not pinned yet), was "
+                    : PoolEnvironment.ENVIRONMENTS_PROPERTY, "the row of ID pool entity '" + key + "' in table "
+                    + tableName() + " is invalid: environment and environments are both set or both NULL (not pinned "
+                    + "yet), was "
                     + (noEnvironment ? "NULL" : environment) + "/" + (noEnvironments ? "NULL" : environments));
         }
         try {
@@ -463,27 +412,21 @@ public class JdbcPoolStore implements PoolStore {
 
     private IdWorkerConfigurationException invalidRow(String key, IdWorkerConfigurationException e) {
         return new IdWorkerConfigurationException(e.getProperty(), "the row of ID pool entity '" + key + "' in table "
-                + table + " is invalid: " + e.getMessage(), e);
+                + tableName() + " is invalid: " + e.getMessage(), e);
     }
 
     /** Deletes an entity's row: for tests and operators retiring an entity. */
     public void deleteEntity(String key) {
-        jdbc.run("delete ID pool entity '" + key + "'", s -> {
-            try (PreparedStatement ps = s.prepare("DELETE FROM " + table + " WHERE entity_key = ?")) {
+        jdbc().run("delete ID pool entity '" + key + "'", s -> {
+            try (PreparedStatement ps = s.prepare("DELETE FROM " + tableName() + " WHERE entity_key = ?")) {
                 ps.setString(1, key);
                 return ps.executeUpdate();
             }
         });
     }
 
-    /** {@code table <pool table> at <JDBC URL without credentials>}. */
-    @Override
-    public String description() {
-        return "table " + table + " at " + jdbc.location();
-    }
-
     @Override
     public String toString() {
-        return "JdbcPoolStore[table=" + table + "]";
+        return "JdbcPoolStore[table=" + tableName() + "]";
     }
 }

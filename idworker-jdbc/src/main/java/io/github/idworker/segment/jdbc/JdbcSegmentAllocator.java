@@ -4,7 +4,7 @@ import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcRunner;
-import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcStore;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
@@ -17,7 +17,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -65,7 +64,7 @@ import java.util.OptionalLong;
  * adds {@code high_water} to a table created before it existed (seeded with each row's {@code max_id});
  * {@link #verifySchema()} refuses a table without it, quoting the statements that add it.
  */
-public class JdbcSegmentAllocator implements SegmentAllocator {
+public class JdbcSegmentAllocator extends JdbcStore implements SegmentAllocator {
 
     /** Default table name. */
     public static final String DEFAULT_TABLE = "idworker_segment";
@@ -77,11 +76,12 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     public static final int MAX_TAG_LENGTH = 128;
 
     private static final int MAX_ATTEMPTS = 8;
+    private static final String FOLDER = "segment/jdbc";
+    private static final Tables TABLES = Tables.of(FOLDER, DEFAULT_TABLE, TABLE_PROPERTY,
+                    INITIALIZE_SCHEMA_PROPERTY, "biz_tag, max_id, step, description, update_time")
+            .withAddedColumn("", "high_water", "max_id",
+                    "the end of the last range handed out, so that a row whose max_id was moved back is refused");
 
-    private final JdbcRunner jdbc;
-    private final JdbcSchema schema;
-    private final JdbcSchema.AddedColumn highWater;
-    private final String table;
     private final boolean autoCreateTags;
 
     /** An allocator over {@value #DEFAULT_TABLE} that refuses unknown tags. */
@@ -102,22 +102,8 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
      * @throws IdWorkerConfigurationException when the table name is not a plain SQL identifier
      */
     public JdbcSegmentAllocator(DataSource dataSource, String tableName, boolean autoCreateTags, JdbcTimeouts timeouts) {
-        if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
-        }
-        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
-        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("segment/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
-                Map.of(tableName, "biz_tag, max_id, step, description, update_time"));
-        this.highWater = new JdbcSchema.AddedColumn(tableName, "high_water",
-                "the end of the last range handed out, so that a row whose max_id was moved back is refused",
-                List.of("ALTER TABLE " + tableName + " ADD COLUMN high_water BIGINT",
-                        "UPDATE " + tableName + " SET high_water = max_id WHERE high_water IS NULL"));
+        super(dataSource, tableName, timeouts, TABLES);
         this.autoCreateTags = autoCreateTags;
-    }
-
-    public String tableName() {
-        return table;
     }
 
     /** Whether unknown tags are created on first use. */
@@ -125,55 +111,19 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         return autoCreateTags;
     }
 
-    /** The timeouts every statement runs with. */
-    public JdbcTimeouts timeouts() {
-        return jdbc.timeouts();
-    }
-
-    /** The dialect of the database behind the data source (connects once to find out). */
-    public JdbcDialect dialect() {
-        return jdbc.dialect();
-    }
-
-    /** The class-path resource holding the segment table's DDL for this database. */
-    public String schemaResource() {
-        return schema.resource(dialect());
-    }
-
     /** The class-path resource holding the segment table's DDL for {@code dialect}. */
     public static String schemaResource(JdbcDialect dialect) {
-        return dialect.schemaResource("segment/jdbc");
+        return dialect.schemaResource(FOLDER);
     }
 
     /** The DDL of the segment table for this database, with the table name filled in. */
     public String schemaSql() {
-        return String.join(";\n\n", schema.statements(dialect()));
-    }
-
-    /**
-     * Creates the segment table unless it exists, and adds {@code high_water} to one created before it existed,
-     * seeding it with each row's {@code max_id}.
-     */
-    public void createSchemaIfMissing() {
-        schema.create(jdbc);
-        schema.addColumnIfMissing(jdbc, highWater);
-    }
-
-    /**
-     * Checks that the segment table exists and has the expected columns, {@code high_water} included.
-     *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when it does not; for a
-     *         table without {@code high_water}, also the statements that add it
-     * @throws CenterUnavailableException when the database cannot be reached
-     */
-    public void verifySchema() {
-        schema.verify(jdbc);
-        schema.verifyColumn(jdbc, highWater);
+        return String.join(";\n\n", schemaStatements());
     }
 
     /** The statements that add {@code high_water} to a segment table created before it existed. */
     public List<String> highWaterUpgradeSql() {
-        return highWater.statements();
+        return addedColumnSql("high_water");
     }
 
     @Override
@@ -184,17 +134,17 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         }
         boolean created = false;
         for (int attempt = 1; ; attempt++) {
-            Outcome outcome = jdbc.inTransaction("allocate " + step + " numbers of segment tag '" + bizTag + "'",
+            Outcome outcome = jdbc().inTransaction("allocate " + step + " numbers of segment tag '" + bizTag + "'",
                     s -> update(s, bizTag, step));
             if (outcome.kind() == Kind.DONE) {
                 return new Segment(bizTag, outcome.maxId(), step);
             }
             if (outcome.kind() == Kind.MISSING && !autoCreateTags) {
-                throw new UnknownSegmentTagException(bizTag, "table " + table + " at " + jdbc.location());
+                throw new UnknownSegmentTagException(bizTag, description());
             }
             if (attempt >= MAX_ATTEMPTS) {
                 throw new CenterUnavailableException("Could not allocate " + step + " numbers of segment tag '" + bizTag
-                        + "' in table " + table + " at " + jdbc.location() + " after " + attempt + " attempts: the row "
+                        + "' in " + description() + " after " + attempt + " attempts: the row "
                         + (created ? "disappeared each time after it was created; is something deleting it?"
                                 : "kept changing between statements"), null);
             }
@@ -224,8 +174,9 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
         int updated;
         // high_water is assigned first: MySQL and MariaDB evaluate SET left to right with the values assigned so
         // far, PostgreSQL and H2 with the row's old ones; in this order both read the old max_id in both places
-        try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET high_water = max_id + ?, max_id = max_id + ?,"
-                + " update_time = CURRENT_TIMESTAMP WHERE biz_tag = ? AND max_id <= ?"
+        try (PreparedStatement ps = s.prepare("UPDATE " + tableName()
+                + " SET high_water = max_id + ?, max_id = max_id + ?, update_time = CURRENT_TIMESTAMP"
+                + " WHERE biz_tag = ? AND max_id <= ?"
                 + " AND (high_water IS NULL OR high_water <= max_id)")) {
             ps.setLong(1, step);
             ps.setLong(2, step);
@@ -242,25 +193,25 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
             return new Outcome(Kind.DONE, maxId);
         }
         if (updated > 1) {
-            throw new SQLException("biz_tag is not the primary key of " + table + ": " + updated + " rows of tag '"
-                    + bizTag + "' updated");
+            throw new SQLException("biz_tag is not the primary key of " + tableName() + ": " + updated
+                    + " rows of tag '" + bizTag + "' updated");
         }
         if (maxId == null) {
             return new Outcome(Kind.MISSING, 0);
         }
         if (row[1] > maxId) {
-            throw new SegmentRowMovedBackException(bizTag, table, jdbc.location(), maxId, row[1]);
+            throw new SegmentRowMovedBackException(bizTag, tableName(), jdbc().location(), maxId, row[1]);
         }
         if (maxId > limit) {
             throw new SegmentExhaustedException(bizTag, maxId, "a range of " + step + " more numbers would pass "
-                    + Long.MAX_VALUE + " (table " + table + "). Use a new tag.");
+                    + Long.MAX_VALUE + " (table " + tableName() + "). Use a new tag.");
         }
         return new Outcome(Kind.RACED, maxId);
     }
 
     /** The tag's {@code max_id} and {@code high_water} ({@link Long#MIN_VALUE} when not known yet), or null. */
     private long[] readRow(JdbcRunner.Session s, String bizTag) throws SQLException {
-        try (PreparedStatement ps = s.prepare("SELECT max_id, high_water FROM " + table + " WHERE biz_tag = ?")) {
+        try (PreparedStatement ps = s.prepare("SELECT max_id, high_water FROM " + tableName() + " WHERE biz_tag = ?")) {
             ps.setString(1, bizTag);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -303,29 +254,19 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
     /** The tag's current high-water: every number up to it has been handed out. Empty for an unknown tag. */
     public OptionalLong maxId(String bizTag) {
         checkTag(bizTag);
-        long[] row = jdbc.run("read segment tag '" + bizTag + "'", s -> readRow(s, bizTag));
+        long[] row = jdbc().run("read segment tag '" + bizTag + "'", s -> readRow(s, bizTag));
         return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
     private boolean insertIfAbsent(String bizTag, long startAfter, int step, String description) {
-        String sql = "INSERT INTO " + table + " (biz_tag, max_id, high_water, step, description, update_time)"
+        String sql = "INSERT INTO " + tableName() + " (biz_tag, max_id, high_water, step, description, update_time)"
                 + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
-        return jdbc.run("create segment tag '" + bizTag + "'", s -> {
-            try (PreparedStatement ps = s.prepare(sql)) {
-                ps.setString(1, bizTag);
-                ps.setLong(2, startAfter);
-                ps.setLong(3, startAfter);
-                ps.setInt(4, step);
-                ps.setString(5, description);
-                ps.executeUpdate();
-                return Boolean.TRUE;
-            } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    s.rollback();
-                    return Boolean.FALSE;
-                }
-                throw e;
-            }
+        return jdbc().insertUnlessPresent("create segment tag '" + bizTag + "'", sql, ps -> {
+            ps.setString(1, bizTag);
+            ps.setLong(2, startAfter);
+            ps.setLong(3, startAfter);
+            ps.setInt(4, step);
+            ps.setString(5, description);
         });
     }
 
@@ -341,6 +282,6 @@ public class JdbcSegmentAllocator implements SegmentAllocator {
 
     @Override
     public String toString() {
-        return "JdbcSegmentAllocator[table=" + table + ", autoCreateTags=" + autoCreateTags + "]";
+        return "JdbcSegmentAllocator[table=" + tableName() + ", autoCreateTags=" + autoCreateTags + "]";
     }
 }

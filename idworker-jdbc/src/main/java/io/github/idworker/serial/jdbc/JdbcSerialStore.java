@@ -2,9 +2,8 @@ package io.github.idworker.serial.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcRunner;
-import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcStore;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialPeriodMovedBackException;
@@ -23,7 +22,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -69,7 +67,7 @@ import java.util.OptionalLong;
  * (seeded with each row's {@code high_water}), and {@link #verifySchema()} refuses such a table, quoting the
  * statements that add it.
  */
-public class JdbcSerialStore implements SerialStore {
+public class JdbcSerialStore extends JdbcStore implements SerialStore {
 
     public static final String DEFAULT_TABLE = "idworker_serial_rule";
     public static final String TABLE_PROPERTY = "idworker.serial.table";
@@ -81,12 +79,13 @@ public class JdbcSerialStore implements SerialStore {
     private static final int MAX_ATTEMPTS = 16;
     private static final String RULE_COLUMNS = "rule_name, prefix, date_pattern, width, start_number, max_number, "
             + "reset_period, zone_id, critical, min_batch, max_batch";
+    private static final Tables TABLES = Tables.of("serial/jdbc", DEFAULT_TABLE, TABLE_PROPERTY,
+                    INITIALIZE_SCHEMA_PROPERTY, RULE_COLUMNS + ", shape, created_at")
+            .with(PERIOD_TABLE_SUFFIX, "rule_name, period, high_water, update_time")
+            .withAddedColumn(PERIOD_TABLE_SUFFIX, "reserved_to", "high_water",
+                    "the end of the last reservation, so that a period whose high_water was moved back is refused");
 
-    private final String table;
     private final String periodTable;
-    private final JdbcRunner jdbc;
-    private final JdbcSchema schema;
-    private final JdbcSchema.AddedColumn reservedTo;
 
     /** Tables {@value #DEFAULT_TABLE} and {@value #DEFAULT_TABLE}{@value #PERIOD_TABLE_SUFFIX}, default timeouts. */
     public JdbcSerialStore(DataSource dataSource) {
@@ -101,62 +100,17 @@ public class JdbcSerialStore implements SerialStore {
      *         identifier
      */
     public JdbcSerialStore(DataSource dataSource, String tableName, JdbcTimeouts timeouts) {
-        if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
-        }
-        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, PERIOD_TABLE_SUFFIX);
+        super(dataSource, tableName, timeouts, TABLES);
         this.periodTable = tableName + PERIOD_TABLE_SUFFIX;
-        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("serial/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY, Map.of(
-                table, RULE_COLUMNS + ", shape, created_at",
-                periodTable, "rule_name, period, high_water, update_time"));
-        this.reservedTo = new JdbcSchema.AddedColumn(periodTable, "reserved_to",
-                "the end of the last reservation, so that a period whose high_water was moved back is refused",
-                List.of("ALTER TABLE " + periodTable + " ADD COLUMN reserved_to BIGINT",
-                        "UPDATE " + periodTable + " SET reserved_to = high_water WHERE reserved_to IS NULL"));
-    }
-
-    public String tableName() {
-        return table;
     }
 
     public String periodTableName() {
         return periodTable;
     }
 
-    /** The dialect of the database behind the data source (connects once to find out). */
-    public JdbcDialect dialect() {
-        return jdbc.dialect();
-    }
-
-    /** The class-path resource holding both tables' DDL for this database. */
-    public String schemaResource() {
-        return schema.resource(dialect());
-    }
-
-    /**
-     * Creates the tables that are missing, and adds {@code reserved_to} to a period table created before it
-     * existed, seeding it with each row's {@code high_water}.
-     */
-    public void createSchemaIfMissing() {
-        schema.create(jdbc);
-        schema.addColumnIfMissing(jdbc, reservedTo);
-    }
-
-    /**
-     * Checks that both tables exist with the columns used here, {@code reserved_to} included.
-     *
-     * @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when one does not; for a
-     *         period table without {@code reserved_to}, also the statements that add it
-     */
-    public void verifySchema() {
-        schema.verify(jdbc);
-        schema.verifyColumn(jdbc, reservedTo);
-    }
-
     /** The statements that add {@code reserved_to} to a period table created before it existed. */
     public List<String> reservedToUpgradeSql() {
-        return reservedTo.statements();
+        return addedColumnSql("reserved_to");
     }
 
     @Override
@@ -165,14 +119,13 @@ public class JdbcSerialStore implements SerialStore {
         if (stored.isEmpty()) {
             checkPeriodsFit(rule);
             if (insertRule(rule)) {
-                log.info("Registered serial rule {} in table {}", rule, table);
+                log.info("Registered serial rule {} in table {}", rule, tableName());
                 return rule;
             }
             stored = find(rule.name());
             if (stored.isEmpty()) {
-                throw new CenterUnavailableException("Serial rule '" + rule.name() + "' vanished from table " + table
-                        + " at " + jdbc.location() + " right after another node created it; is something deleting rows?",
-                        null);
+                throw new CenterUnavailableException("Serial rule '" + rule.name() + "' vanished from "
+                        + description() + " right after another node created it; is something deleting rows?", null);
             }
         }
         SerialRule held = stored.get();
@@ -180,8 +133,9 @@ public class JdbcSerialStore implements SerialStore {
         if (!shape.isEmpty()) {
             String field = shape.get(0);
             throw new IdWorkerConfigurationException(SerialRule.property(rule.name(), field), "is '"
-                    + rule.valueOf(field) + "' but table " + table + " holds '" + held.valueOf(field) + "' for rule '"
-                    + rule.name() + "' (differing: " + String.join(", ", shape) + "). A rule's prefix, date-pattern, "
+                    + rule.valueOf(field) + "' but table " + tableName() + " holds '" + held.valueOf(field)
+                    + "' for rule '" + rule.name() + "' (differing: " + String.join(", ", shape)
+                    + "). A rule's prefix, date-pattern, "
                     + "width, reset and zone never change, because strings handed out before could be printed again: "
                     + "configure what the table holds, or add a new rule with a prefix of its own.");
         }
@@ -193,15 +147,15 @@ public class JdbcSerialStore implements SerialStore {
         }
         if (!tuned.isEmpty()) {
             log.warn("Serial rule '{}' in table {} differs from its configuration; the table wins: {}", rule.name(),
-                    table, String.join(", ", tuned));
+                    tableName(), String.join(", ", tuned));
         }
         return held;
     }
 
     @Override
     public Optional<SerialRule> find(String name) {
-        return Optional.ofNullable(jdbc.run("read serial rule '" + name + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + table
+        return Optional.ofNullable(jdbc().run("read serial rule '" + name + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + tableName()
                     + " WHERE rule_name = ?")) {
                 ps.setString(1, name);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -213,9 +167,9 @@ public class JdbcSerialStore implements SerialStore {
 
     /** Every rule of the table, by name. */
     public List<SerialRule> findAll() {
-        return jdbc.run("read the serial rules", s -> {
+        return jdbc().run("read the serial rules", s -> {
             List<SerialRule> rules = new ArrayList<>();
-            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + table
+            try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + tableName()
                     + " ORDER BY rule_name");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -248,8 +202,8 @@ public class JdbcSerialStore implements SerialStore {
                     .maxBatch(rs.getInt(11))
                     .build();
         } catch (IdWorkerConfigurationException e) {
-            throw new IdWorkerConfigurationException(e.getProperty(), "the row of rule '" + name + "' in table " + table
-                    + " is invalid: " + e.getMessage(), e);
+            throw new IdWorkerConfigurationException(e.getProperty(), "the row of rule '" + name + "' in table "
+                    + tableName() + " is invalid: " + e.getMessage(), e);
         }
         String shape = rs.getString(12);
         if (shape == null) {
@@ -260,8 +214,9 @@ public class JdbcSerialStore implements SerialStore {
             if (!edited.isEmpty()) {
                 String field = edited.get(0);
                 throw new IdWorkerConfigurationException(SerialRule.property(name, field), "the row of rule '" + name
-                        + "' in table " + table + " was edited: its " + String.join(", ", edited) + " no longer match "
-                        + "the shape it handed out numbers with (" + shape + "), so it could print a string of the "
+                        + "' in table " + tableName() + " was edited: its " + String.join(", ", edited)
+                        + " no longer match the shape it handed out numbers with (" + shape
+                        + "), so it could print a string of the "
                         + "past again. Put the row back, or add a new rule.");
             }
         }
@@ -277,7 +232,7 @@ public class JdbcSerialStore implements SerialStore {
     private void checkPeriodsFit(SerialRule rule) {
         // one period of each key length is enough: the forms differ in length
         String sql = "SELECT MIN(period) FROM " + periodTable + " WHERE rule_name = ? GROUP BY CHAR_LENGTH(period)";
-        List<String> samples = jdbc.run("read the periods of serial rule '" + rule.name() + "'", s -> {
+        List<String> samples = jdbc().run("read the periods of serial rule '" + rule.name() + "'", s -> {
             List<String> keys = new ArrayList<>();
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, rule.name());
@@ -295,7 +250,7 @@ public class JdbcSerialStore implements SerialStore {
                 throw new IdWorkerConfigurationException(SerialRule.property(rule.name(), "reset"), "is '"
                         + rule.reset().propertyValue() + "' but table " + periodTable + " holds periods of rule '"
                         + rule.name() + "' kept " + (kept == null ? "in another form" : "with reset '"
-                        + kept.propertyValue() + "'") + " (period '" + key + "'), and table " + table + " has no "
+                        + kept.propertyValue() + "'") + " (period '" + key + "'), and table " + tableName() + " has no "
                         + "shape of the rule to check against (its row is gone or has no shape), so numbering would "
                         + "start again at its start and could print strings of the past again. Put the rule's row "
                         + "back, configure the rule as it was, or add a new rule with a prefix of its own.");
@@ -304,8 +259,9 @@ public class JdbcSerialStore implements SerialStore {
     }
 
     private void pinShape(SerialRule rule) {
-        jdbc.run("pin the shape of serial rule '" + rule.name() + "'", s -> {
-            try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET shape = ? WHERE rule_name = ? AND shape IS NULL")) {
+        jdbc().run("pin the shape of serial rule '" + rule.name() + "'", s -> {
+            try (PreparedStatement ps = s.prepare("UPDATE " + tableName()
+                    + " SET shape = ? WHERE rule_name = ? AND shape IS NULL")) {
                 ps.setString(1, rule.shapeText());
                 ps.setString(2, rule.name());
                 return ps.executeUpdate();
@@ -314,31 +270,21 @@ public class JdbcSerialStore implements SerialStore {
     }
 
     private boolean insertRule(SerialRule rule) {
-        String sql = "INSERT INTO " + table + " (" + RULE_COLUMNS + ", shape, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?, ?, ?, CURRENT_TIMESTAMP)";
-        return jdbc.run("register serial rule '" + rule.name() + "'", s -> {
-            try (PreparedStatement ps = s.prepare(sql)) {
-                ps.setString(1, rule.name());
-                ps.setString(2, rule.prefix());
-                ps.setString(3, rule.datePattern());
-                ps.setInt(4, rule.width());
-                ps.setLong(5, rule.start());
-                ps.setLong(6, rule.max());
-                ps.setString(7, rule.reset().propertyValue());
-                ps.setString(8, rule.zone().getId());
-                ps.setInt(9, rule.critical());
-                ps.setInt(10, rule.minBatch());
-                ps.setInt(11, rule.maxBatch());
-                ps.setString(12, rule.shapeText());
-                ps.executeUpdate();
-                return Boolean.TRUE;
-            } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    s.rollback();
-                    return Boolean.FALSE;
-                }
-                throw e;
-            }
+        String sql = "INSERT INTO " + tableName() + " (" + RULE_COLUMNS + ", shape, created_at) VALUES (?, ?, ?, ?, ?, "
+                + "?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
+        return jdbc().insertUnlessPresent("register serial rule '" + rule.name() + "'", sql, ps -> {
+            ps.setString(1, rule.name());
+            ps.setString(2, rule.prefix());
+            ps.setString(3, rule.datePattern());
+            ps.setInt(4, rule.width());
+            ps.setLong(5, rule.start());
+            ps.setLong(6, rule.max());
+            ps.setString(7, rule.reset().propertyValue());
+            ps.setString(8, rule.zone().getId());
+            ps.setInt(9, rule.critical());
+            ps.setInt(10, rule.minBatch());
+            ps.setInt(11, rule.maxBatch());
+            ps.setString(12, rule.shapeText());
         });
     }
 
@@ -350,7 +296,7 @@ public class JdbcSerialStore implements SerialStore {
         }
         String what = "reserve " + count + " numbers of serial rule '" + rule.name() + "' in period " + period;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            Reservation r = jdbc.inTransaction(what, s -> reserveOnce(s, rule, period, count));
+            Reservation r = jdbc().inTransaction(what, s -> reserveOnce(s, rule, period, count));
             if (r.range() != null) {
                 return r.range();
             }
@@ -358,8 +304,9 @@ public class JdbcSerialStore implements SerialStore {
                 insertPeriod(rule, period, r.start());
             }
         }
-        throw new CenterUnavailableException("Could not " + what + " in table " + periodTable + " at " + jdbc.location()
-                + " after " + MAX_ATTEMPTS + " attempts: the row kept changing between statements", null);
+        throw new CenterUnavailableException("Could not " + what + " in table " + periodTable + " at "
+                + jdbc().location() + " after " + MAX_ATTEMPTS + " attempts: the row kept changing between statements",
+                null);
     }
 
     /** What one reservation transaction found: a range, a missing row, or a lost compare-and-set. */
@@ -385,7 +332,7 @@ public class JdbcSerialStore implements SerialStore {
         long base = Math.max(read, start - 1);
         if (base < row[1]) {
             // high_water went below the end of a reservation already made: those numbers may be in use
-            throw new SerialPeriodMovedBackException(rule.name(), period, periodTable, jdbc.location(), read, row[1]);
+            throw new SerialPeriodMovedBackException(rule.name(), period, periodTable, jdbc().location(), read, row[1]);
         }
         if (base >= max) {
             throw new SerialExhaustedException(rule.name(), period, max);
@@ -412,7 +359,8 @@ public class JdbcSerialStore implements SerialStore {
     }
 
     private Limits readLimits(JdbcRunner.Session s, String rule) throws SQLException {
-        try (PreparedStatement ps = s.prepare("SELECT start_number, max_number FROM " + table + " WHERE rule_name = ?")) {
+        try (PreparedStatement ps = s.prepare("SELECT start_number, max_number FROM " + tableName()
+                + " WHERE rule_name = ?")) {
             ps.setString(1, rule);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Limits(rs.getLong(1), rs.getLong(2)) : null;
@@ -440,35 +388,25 @@ public class JdbcSerialStore implements SerialStore {
     private void insertPeriod(SerialRule rule, String period, long start) {
         String sql = "INSERT INTO " + periodTable + " (rule_name, period, high_water, reserved_to, update_time) "
                 + "VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP)";
-        jdbc.run("open period " + period + " of serial rule '" + rule.name() + "'", s -> {
-            try (PreparedStatement ps = s.prepare(sql)) {
-                ps.setString(1, rule.name());
-                ps.setString(2, period);
-                ps.setLong(3, start - 1);
-                ps.setLong(4, start - 1);
-                ps.executeUpdate();
-                return Boolean.TRUE;
-            } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    s.rollback();
-                    return Boolean.FALSE;
-                }
-                throw e;
-            }
+        jdbc().insertUnlessPresent("open period " + period + " of serial rule '" + rule.name() + "'", sql, ps -> {
+            ps.setString(1, rule.name());
+            ps.setString(2, period);
+            ps.setLong(3, start - 1);
+            ps.setLong(4, start - 1);
         });
     }
 
     @Override
     public OptionalLong highWater(String rule, String period) {
-        long[] row = jdbc.run("read period " + period + " of serial rule '" + rule + "'",
+        long[] row = jdbc().run("read period " + period + " of serial rule '" + rule + "'",
                 s -> readRow(s, rule, period, false));
         return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
     /** Deletes a rule and all its periods: for tests and operators retiring a rule. */
     public void deleteRule(String rule) {
-        jdbc.inTransaction("delete serial rule '" + rule + "'", s -> {
-            for (String t : new String[] {periodTable, table}) {
+        jdbc().inTransaction("delete serial rule '" + rule + "'", s -> {
+            for (String t : new String[] {periodTable, tableName()}) {
                 try (PreparedStatement ps = s.prepare("DELETE FROM " + t + " WHERE rule_name = ?")) {
                     ps.setString(1, rule);
                     ps.executeUpdate();
@@ -478,14 +416,8 @@ public class JdbcSerialStore implements SerialStore {
         });
     }
 
-    /** {@code table <rule table> at <JDBC URL without credentials>}. */
-    @Override
-    public String description() {
-        return "table " + table + " at " + jdbc.location();
-    }
-
     @Override
     public String toString() {
-        return "JdbcSerialStore[table=" + table + ", " + periodTable + "]";
+        return "JdbcSerialStore[table=" + tableName() + ", " + periodTable + "]";
     }
 }

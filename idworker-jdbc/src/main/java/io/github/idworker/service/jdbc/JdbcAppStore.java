@@ -2,9 +2,8 @@ package io.github.idworker.service.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
-import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.jdbc.JdbcRunner;
-import io.github.idworker.jdbc.JdbcSchema;
+import io.github.idworker.jdbc.JdbcStore;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.service.AppStore;
 import io.github.idworker.service.ServiceApp;
@@ -18,7 +17,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,7 +30,7 @@ import java.util.Optional;
  * ({@code enabled = FALSE}) and rotate applications with plain SQL: a rotation sets {@code previous_secret} to
  * the old secret and {@code secret} to the new one, and later {@code previous_secret} to NULL.
  */
-public class JdbcAppStore implements AppStore {
+public class JdbcAppStore extends JdbcStore implements AppStore {
 
     public static final String DEFAULT_TABLE = "idworker_app";
     public static final String TABLE_PROPERTY = "idworker.service.table";
@@ -40,10 +38,9 @@ public class JdbcAppStore implements AppStore {
 
     private static final Logger log = LoggerFactory.getLogger(JdbcAppStore.class);
     private static final String COLUMNS = "app_key, name, secret, previous_secret, entities, max_per_second, enabled";
+    private static final Tables TABLES = Tables.of("service/jdbc", DEFAULT_TABLE, TABLE_PROPERTY,
+            INITIALIZE_SCHEMA_PROPERTY, COLUMNS + ", created_at, update_time");
 
-    private final String table;
-    private final JdbcRunner jdbc;
-    private final JdbcSchema schema;
 
     public JdbcAppStore(DataSource dataSource) {
         this(dataSource, DEFAULT_TABLE, JdbcTimeouts.defaults());
@@ -54,38 +51,14 @@ public class JdbcAppStore implements AppStore {
      *         identifier
      */
     public JdbcAppStore(DataSource dataSource, String tableName, JdbcTimeouts timeouts) {
-        if (dataSource == null) {
-            throw new IllegalArgumentException("dataSource must not be null");
-        }
-        this.table = JdbcSchema.checkTableName(tableName, TABLE_PROPERTY, "");
-        this.jdbc = new JdbcRunner(dataSource, tableName, timeouts);
-        this.schema = new JdbcSchema("service/jdbc", DEFAULT_TABLE, tableName, INITIALIZE_SCHEMA_PROPERTY,
-                Map.of(table, COLUMNS + ", created_at, update_time"));
-    }
-
-    public String tableName() {
-        return table;
-    }
-
-    public JdbcDialect dialect() {
-        return jdbc.dialect();
-    }
-
-    /** Creates the table when it is missing. */
-    public void createSchemaIfMissing() {
-        schema.create(jdbc);
-    }
-
-    /** @throws IdWorkerConfigurationException naming {@value #INITIALIZE_SCHEMA_PROPERTY} when the table is missing */
-    public void verifySchema() {
-        schema.verify(jdbc);
+        super(dataSource, tableName, timeouts, TABLES);
     }
 
     @Override
     public List<ServiceApp> findAll() {
-        return jdbc.run("read the ID service's applications", s -> {
+        return jdbc().run("read the ID service's applications", s -> {
             List<ServiceApp> apps = new ArrayList<>();
-            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " ORDER BY app_key");
+            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName() + " ORDER BY app_key");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     ServiceApp app = toApp(rs);
@@ -100,8 +73,9 @@ public class JdbcAppStore implements AppStore {
 
     @Override
     public Optional<ServiceApp> find(String appKey) {
-        return Optional.ofNullable(jdbc.run("read application '" + appKey + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE app_key = ?")) {
+        return Optional.ofNullable(jdbc().run("read application '" + appKey + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
+                    + " WHERE app_key = ?")) {
                 ps.setString(1, appKey);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? toApp(rs) : null;
@@ -112,8 +86,9 @@ public class JdbcAppStore implements AppStore {
 
     /** The row of {@code appKey}, or null; an invalid row fails naming its field (never the secret). */
     private ServiceApp findValid(String appKey) {
-        return jdbc.run("read application '" + appKey + "'", s -> {
-            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + table + " WHERE app_key = ?")) {
+        return jdbc().run("read application '" + appKey + "'", s -> {
+            try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
+                    + " WHERE app_key = ?")) {
                 ps.setString(1, appKey);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
@@ -124,8 +99,8 @@ public class JdbcAppStore implements AppStore {
                     } catch (IdWorkerConfigurationException e) {
                         String detail = e.getMessage().substring(e.getProperty().length() + 2);
                         throw new IdWorkerConfigurationException(e.getProperty(), "the row of application '" + appKey
-                                + "' in table " + table + " is invalid (" + detail + "); correct or delete the row, "
-                                + "the stored row wins over the configured application", e);
+                                + "' in table " + tableName() + " is invalid (" + detail + "); correct or delete "
+                                + "the row, the stored row wins over the configured application", e);
                     }
                 }
             }
@@ -140,8 +115,8 @@ public class JdbcAppStore implements AppStore {
             }
             // inserted by another instance between our update and insert: update it
         }
-        throw new CenterUnavailableException("Could not save application '" + app.appKey() + "' in table " + table
-                + " at " + jdbc.location() + ": its row kept appearing and vanishing", null);
+        throw new CenterUnavailableException("Could not save application '" + app.appKey() + "' in "
+                + description() + ": its row kept appearing and vanishing", null);
     }
 
     @Override
@@ -153,18 +128,19 @@ public class JdbcAppStore implements AppStore {
                 return stored;
             }
             if (insert(app)) {
-                log.info("Registered ID service application {} in table {}", app, table);
+                log.info("Registered ID service application {} in table {}", app, tableName());
                 return app;
             }
         }
-        throw new CenterUnavailableException("Could not register application '" + app.appKey() + "' in table "
-                + table + " at " + jdbc.location() + ": its row kept appearing and vanishing", null);
+        throw new CenterUnavailableException("Could not register application '" + app.appKey() + "' in "
+                + description() + ": its row kept appearing and vanishing", null);
     }
 
     private boolean update(ServiceApp app) {
-        return jdbc.run("update application '" + app.appKey() + "'", s -> {
-            try (PreparedStatement ps = s.prepare("UPDATE " + table + " SET name = ?, secret = ?, previous_secret = ?, "
-                    + "entities = ?, max_per_second = ?, enabled = ?, update_time = CURRENT_TIMESTAMP WHERE app_key = ?")) {
+        return jdbc().run("update application '" + app.appKey() + "'", s -> {
+            try (PreparedStatement ps = s.prepare("UPDATE " + tableName() + " SET name = ?, secret = ?, "
+                    + "previous_secret = ?, entities = ?, max_per_second = ?, enabled = ?, "
+                    + "update_time = CURRENT_TIMESTAMP WHERE app_key = ?")) {
                 ps.setString(1, app.name());
                 ps.setString(2, app.secret());
                 ps.setString(3, app.previousSecret());
@@ -180,26 +156,17 @@ public class JdbcAppStore implements AppStore {
     }
 
     private boolean insert(ServiceApp app) {
-        return jdbc.run("insert application '" + app.appKey() + "'", s -> {
-            try (PreparedStatement ps = s.prepare("INSERT INTO " + table + " (" + COLUMNS + ", created_at, update_time) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")) {
-                ps.setString(1, app.appKey());
-                ps.setString(2, app.name());
-                ps.setString(3, app.secret());
-                ps.setString(4, app.previousSecret());
-                ps.setString(5, String.join(",", app.entities()));
-                ps.setInt(6, app.maxPerSecond());
-                ps.setBoolean(7, app.enabled());
-                ps.executeUpdate();
-                return Boolean.TRUE;
-            } catch (SQLException e) {
-                if (JdbcRunner.isDuplicateKey(e)) {
-                    s.rollback();
-                    return Boolean.FALSE;
-                }
-                throw withheld(app, e);
-            }
-        });
+        String sql = "INSERT INTO " + tableName() + " (" + COLUMNS + ", created_at, update_time) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
+        return jdbc().insertUnlessPresent("insert application '" + app.appKey() + "'", sql, ps -> {
+            ps.setString(1, app.appKey());
+            ps.setString(2, app.name());
+            ps.setString(3, app.secret());
+            ps.setString(4, app.previousSecret());
+            ps.setString(5, String.join(",", app.entities()));
+            ps.setInt(6, app.maxPerSecond());
+            ps.setBoolean(7, app.enabled());
+        }, e -> withheld(app, e));
     }
 
     /**
@@ -219,8 +186,8 @@ public class JdbcAppStore implements AppStore {
 
     /** Deletes the application's row; true when there was one. */
     public boolean delete(String appKey) {
-        return jdbc.run("delete application '" + appKey + "'", s -> {
-            try (PreparedStatement ps = s.prepare("DELETE FROM " + table + " WHERE app_key = ?")) {
+        return jdbc().run("delete application '" + appKey + "'", s -> {
+            try (PreparedStatement ps = s.prepare("DELETE FROM " + tableName() + " WHERE app_key = ?")) {
                 ps.setString(1, appKey);
                 return ps.executeUpdate() == 1;
             }
@@ -233,7 +200,7 @@ public class JdbcAppStore implements AppStore {
             return read(rs);
         } catch (IdWorkerConfigurationException e) {
             // the message names the field and never the secret's value
-            log.warn("Skipping application '{}' in table {}: {}", rs.getString(1), table, e.getMessage());
+            log.warn("Skipping application '{}' in table {}: {}", rs.getString(1), tableName(), e.getMessage());
             return null;
         }
     }
@@ -251,12 +218,7 @@ public class JdbcAppStore implements AppStore {
     }
 
     @Override
-    public String description() {
-        return "table " + table + " at " + jdbc.location();
-    }
-
-    @Override
     public String toString() {
-        return "JdbcAppStore[table=" + table + "]";
+        return "JdbcAppStore[table=" + tableName() + "]";
     }
 }
