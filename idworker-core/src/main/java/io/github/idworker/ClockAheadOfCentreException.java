@@ -1,5 +1,7 @@
 package io.github.idworker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -37,7 +39,7 @@ public class ClockAheadOfCentreException extends IdWorkerException {
     }
 
     private ClockAheadOfCentreException(String message, String namespace, long workerMillis, long centreMillis,
-                                        long maxSkewMillis, Throwable cause) {
+                                        long maxSkewMillis, @Nullable Throwable cause) {
         super(message, cause);
         this.namespace = namespace;
         this.workerMillis = workerMillis;

@@ -1,5 +1,7 @@
 package io.github.idworker;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Root of every error idworker raises; unchecked. An operation that throws it has issued nothing.
  */
@@ -9,7 +11,7 @@ public class IdWorkerException extends RuntimeException {
         super(message);
     }
 
-    public IdWorkerException(String message, Throwable cause) {
+    public IdWorkerException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

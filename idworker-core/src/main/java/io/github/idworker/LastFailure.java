@@ -1,5 +1,7 @@
 package io.github.idworker;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -15,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LastFailure {
 
     /** One immutable state; {@code ticket} is the newest event it reflects. */
-    private record State(boolean failing, String failure, long atMillis, long ticket) {
+    private record State(boolean failing, @Nullable String failure, long atMillis, long ticket) {
     }
 
     private static final State NONE = new State(false, null, 0, 0);
@@ -27,7 +29,7 @@ public final class LastFailure {
     /** Notes a call that succeeded: the generator is no longer failing, the last failure stays readable. */
     public void succeeded() {
         long seen = tickets.get();
-        State s = state.get();
+        State s = current();
         if (!s.failing && s.ticket >= seen) {
             return;
         }
@@ -54,17 +56,23 @@ public final class LastFailure {
 
     /** Whether the last call failed. */
     public boolean failing() {
-        return state.get().failing;
+        return current().failing;
     }
 
     /** The last failure, as text, or {@code null} when none happened. */
-    public String failure() {
-        return state.get().failure;
+    public @Nullable String failure() {
+        return current().failure;
     }
 
     /** When the last failure happened, or {@code null} when none happened. */
-    public Instant at() {
-        State s = state.get();
+    public @Nullable Instant at() {
+        State s = current();
         return s.failure == null ? null : Instant.ofEpochMilli(s.atMillis);
+    }
+
+    /** The state now; it starts at {@link #NONE} and every update returns a state, so it is never null. */
+    @SuppressWarnings("NullAway") // AtomicReference.get() counts as nullable; this reference is never set to null
+    private State current() {
+        return state.get();
     }
 }

@@ -1,6 +1,7 @@
 package io.github.idworker.benchmarks;
 
 import io.github.idworker.redis.JedisScriptExecutor;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
@@ -40,9 +41,9 @@ final class BenchmarkRedis implements AutoCloseable {
     final String host;
     final int port;
     final String description;
-    private final RedisServer embedded;
+    private final @Nullable RedisServer embedded;
 
-    private BenchmarkRedis(String host, int port, String description, RedisServer embedded) {
+    private BenchmarkRedis(String host, int port, String description, @Nullable RedisServer embedded) {
         this.host = host;
         this.port = port;
         this.description = description;

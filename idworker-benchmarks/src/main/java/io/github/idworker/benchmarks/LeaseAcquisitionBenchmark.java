@@ -15,6 +15,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
 import org.h2.jdbcx.JdbcDataSource;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -33,6 +34,7 @@ import redis.clients.jedis.UnifiedJedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -74,7 +76,8 @@ public class LeaseAcquisitionBenchmark {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private Runnable cleanUp = () -> { };
     private String namespace;
-    private WorkerLease lease;
+    /** The lease the last {@link #borrow()} took, until {@link #giveBack()} returns it. */
+    private @Nullable WorkerLease lease;
 
     @Setup(Level.Trial)
     public void open() throws Exception {
@@ -150,7 +153,9 @@ public class LeaseAcquisitionBenchmark {
 
     @TearDown(Level.Invocation)
     public void giveBack() {
-        manager.giveBack(lease, lease.floorMillis());
+        // runs after each borrow(), which set it
+        WorkerLease taken = Objects.requireNonNull(lease);
+        manager.giveBack(taken, taken.floorMillis());
     }
 
     @TearDown(Level.Trial)

@@ -8,6 +8,7 @@ import me.ahoo.cosid.segment.IdSegment;
 import me.ahoo.cosid.segment.IdSegmentDistributor;
 import me.ahoo.cosid.segment.SegmentChainId;
 import me.ahoo.cosid.segment.concurrent.PrefetchWorkerExecutorService;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -22,6 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -131,9 +133,11 @@ public class SegmentBenchmark {
 
         IdGenerator ids;
         private String tag;
-        private SegmentIdGenerator generator;
-        private SegmentChainId chain;
-        private PrefetchWorkerExecutorService prefetch;
+        /** Set for {@code SEGMENT} only. */
+        private @Nullable SegmentIdGenerator generator;
+        /** Set, with its prefetch workers, for {@code COSID_SEGMENT_CHAIN} only. */
+        private @Nullable SegmentChainId chain;
+        private @Nullable PrefetchWorkerExecutorService prefetch;
 
         @Setup
         public void start() {
@@ -177,7 +181,7 @@ public class SegmentBenchmark {
             if (chain != null) {
                 System.out.println(what + ": chain advanced to version " + chain.getHead().getVersion()
                         + ", current segment " + chain.current());
-                prefetch.shutdown();
+                Objects.requireNonNull(prefetch).shutdown();
             }
             allocator.deleteTag(tag);
         }

@@ -1,5 +1,6 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,9 +21,9 @@ final class Endpoint {
     private final String base;
     private final CircuitBreaker breaker;
     private final LongAdder httpCalls = new LongAdder();
-    private volatile String lastFailure;
+    private volatile @Nullable String lastFailure;
     /** Set once, by {@link EnvironmentSplits}, at the first answer whose split it accepted. */
-    private volatile EnvironmentSplit split;
+    private volatile @Nullable EnvironmentSplit split;
 
     Endpoint(URI baseUrl, int failureThreshold, long openNanos, LongSupplier nanoClock) {
         this.baseUrl = baseUrl;
@@ -39,7 +40,7 @@ final class Endpoint {
     }
 
     /** The split of the IDs taken from this environment, or null before its first accepted answer. */
-    EnvironmentSplit split() {
+    @Nullable EnvironmentSplit split() {
         return split;
     }
 

@@ -1,5 +1,7 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URI;
 
 /**
@@ -13,5 +15,5 @@ import java.net.URI;
  *        took from it, fixed from then on; null before that
  */
 public record EndpointStats(URI baseUrl, CircuitState state, int consecutiveFailures, long httpCalls,
-                            String environment) {
+                            @Nullable String environment) {
 }

@@ -1,5 +1,6 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ final class EntityBuffer {
     /** Number of the latest refill started; the one in flight when {@link #refilling}. */
     private long refillSeq;
     private long lastEndedSeq;
-    private RuntimeException lastFailure;
+    private @Nullable RuntimeException lastFailure;
     private boolean failing;
     /** While {@link #failing}: no background refill before this {@code nanoTime}. */
     private long backoffUntil;
@@ -209,7 +210,7 @@ final class EntityBuffer {
         }
     }
 
-    private void ended(long seq, long[] ids, RuntimeException failure) {
+    private void ended(long seq, long @Nullable [] ids, @Nullable RuntimeException failure) {
         boolean wasFailing;
         long left;
         lock.lock();

@@ -1,5 +1,7 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The share of the ID space one environment of the service hands out, as its header {@value #HEADER} reports it
  * on every {@code 200}: environment {@code e} of {@code E} issues only IDs with {@code id mod E = e}, so
@@ -21,7 +23,7 @@ record EnvironmentSplit(int environment, int environments) {
      *
      * @return null when {@code text} is not such a value
      */
-    static EnvironmentSplit parse(String text) {
+    static @Nullable EnvironmentSplit parse(String text) {
         String value = text.strip();
         int slash = value.indexOf('/');
         if (slash < 0) {

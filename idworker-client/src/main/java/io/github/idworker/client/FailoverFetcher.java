@@ -1,6 +1,7 @@
 package io.github.idworker.client;
 
 import io.github.idworker.signing.RequestSigner;
+import org.jspecify.annotations.Nullable;
 
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -83,11 +85,11 @@ final class FailoverFetcher {
     }
 
     /** @param retryAfter null when the environment did not say */
-    private record RateLimited(Duration retryAfter, String description) implements Outcome {
+    private record RateLimited(@Nullable Duration retryAfter, String description) implements Outcome {
     }
 
     /** 401 or 404: this environment's clock, nonces, applications or entities; another may serve. */
-    private record Refused(Endpoint endpoint, int status, String title, String detail,
+    private record Refused(Endpoint endpoint, int status, @Nullable String title, @Nullable String detail,
                            String description) implements Outcome {
     }
 
@@ -107,7 +109,7 @@ final class FailoverFetcher {
      * A fetch that ends by {@code deadlineNanos} ({@link System#nanoTime()}); {@code maxWait} names the setting in
      * the message.
      */
-    long[] fetch(String entity, int count, Counters counters, long deadlineNanos, Duration maxWait) {
+    long[] fetch(String entity, int count, Counters counters, long deadlineNanos, @Nullable Duration maxWait) {
         String path = "/pools/" + entity + "/ids";
         String query = "count=" + count;
         List<String> outcomes = new ArrayList<>(endpoints.size());
@@ -167,8 +169,10 @@ final class FailoverFetcher {
         if (refused != null) {
             throw refusedEverywhere(entity, request, refused, each);
         }
+        // only a fetch with a maxWait runs out of time
         throw new IdServiceUnavailableException("entity '" + entity + "': no environment of the ID service served "
-                + request + (outOfTime ? " within " + maxWait.toMillis() + " ms (maxWait)" : "") + " — " + each);
+                + request + (outOfTime ? " within " + Objects.requireNonNull(maxWait).toMillis() + " ms (maxWait)" : "")
+                + " — " + each);
     }
 
     /** @param left nanoseconds to the fetch's deadline, {@link Long#MAX_VALUE} for none */
@@ -200,7 +204,8 @@ final class FailoverFetcher {
                     && !(e.getCause() instanceof HttpConnectTimeoutException)) {
                 return outOfTime(endpoint, timeout);
             }
-            return failed(endpoint, describe(e.getCause()));
+            // a future fails with an ExecutionException that carries the failure
+            return failed(endpoint, describe(Objects.requireNonNull(e.getCause())));
         } catch (InterruptedException e) {
             future.cancel(true);
             endpoint.abandoned();
@@ -223,7 +228,7 @@ final class FailoverFetcher {
             endpoint.answered();
             return new Served(ids);
         }
-        Map<String, Object> problem = problem(response.body());
+        Map<String, @Nullable Object> problem = problem(response.body());
         if (status == 400 || status == 403) {
             endpoint.answered();
             throw refusedAtOnce(endpoint, entity, path + "?" + query, status, problem);
@@ -259,7 +264,7 @@ final class FailoverFetcher {
 
     /** 400 or 403: the request itself or the application's rights are at fault, the same in every environment. */
     private static IdServiceRefusedException refusedAtOnce(Endpoint endpoint, String entity, String request,
-                                                           int status, Map<String, Object> problem) {
+                                                           int status, Map<String, @Nullable Object> problem) {
         String title = text(problem, "title");
         String detail = text(problem, "detail");
         return new IdServiceRefusedException("entity '" + entity + "': the ID service refused GET " + request + " with "
@@ -280,12 +285,12 @@ final class FailoverFetcher {
                 + "it — " + each, refused.status(), refused.title(), refused.detail());
     }
 
-    private static String describe(int status, String title, String detail) {
+    private static String describe(int status, @Nullable String title, @Nullable String detail) {
         return status + (title != null ? " " + title : "") + (detail != null ? ", detail '" + detail + "'" : "");
     }
 
     /** {@code retryAfterMillis} of the problem document, else the {@code Retry-After} header in seconds. */
-    private static Duration retryAfter(HttpResponse<?> response, Map<String, Object> problem) {
+    private static @Nullable Duration retryAfter(HttpResponse<?> response, Map<String, @Nullable Object> problem) {
         Object millis = problem.get("retryAfterMillis");
         if (millis instanceof Number n && n.doubleValue() >= 0) {
             return Duration.ofMillis((long) Math.ceil(n.doubleValue()));
@@ -305,7 +310,7 @@ final class FailoverFetcher {
     }
 
     /** The problem document of an error answer, or an empty map when the body is not one. */
-    private static Map<String, Object> problem(String body) {
+    private static Map<String, @Nullable Object> problem(String body) {
         if (body == null || body.isBlank()) {
             return Map.of();
         }
@@ -316,7 +321,7 @@ final class FailoverFetcher {
         }
     }
 
-    private static String text(Map<String, Object> problem, String name) {
+    private static @Nullable String text(Map<String, @Nullable Object> problem, String name) {
         return problem.get(name) instanceof String s ? clean(s) : null;
     }
 

@@ -1,6 +1,7 @@
 package io.github.idworker.client;
 
 import io.github.idworker.signing.RequestSigner;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.SynchronousQueue;
@@ -108,7 +110,8 @@ public final class IdServiceClient implements AutoCloseable {
     private volatile boolean closed;
 
     private IdServiceClient(Builder b, int refillThreshold, Duration maxWait) {
-        this.appKey = b.appKey;
+        // build() refused a builder without key, secret or environments
+        this.appKey = Objects.requireNonNull(b.appKey);
         this.batchSize = b.batchSize;
         this.refillThreshold = refillThreshold;
         this.connectTimeout = b.connectTimeout;
@@ -116,8 +119,9 @@ public final class IdServiceClient implements AutoCloseable {
         this.failureThreshold = b.failureThreshold;
         this.openDuration = b.openDuration;
         this.maxWait = maxWait;
-        List<Endpoint> list = new ArrayList<>(b.environments.size());
-        for (URI environment : b.environments) {
+        List<URI> environments = Objects.requireNonNull(b.environments);
+        List<Endpoint> list = new ArrayList<>(environments.size());
+        for (URI environment : environments) {
             list.add(new Endpoint(environment, failureThreshold, openDuration.toNanos(), System::nanoTime));
         }
         this.endpoints = List.copyOf(list);
@@ -127,7 +131,8 @@ public final class IdServiceClient implements AutoCloseable {
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
-        this.fetcher = new FailoverFetcher(new RequestSigner(b.appKey, b.secret), endpoints, http, requestTimeout);
+        this.fetcher = new FailoverFetcher(new RequestSigner(appKey, Objects.requireNonNull(b.secret)), endpoints, http,
+                requestTimeout);
         int client = CLIENTS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         // at most one refill per entity is in flight, so the pool is bounded by the entities in use; a fixed small
@@ -289,22 +294,22 @@ public final class IdServiceClient implements AutoCloseable {
      */
     public static final class Builder {
 
-        private String appKey;
-        private String secret;
-        private List<URI> environments;
+        private @Nullable String appKey;
+        private @Nullable String secret;
+        private @Nullable List<URI> environments;
         private int batchSize = DEFAULT_BATCH_SIZE;
-        private Integer refillThreshold;
+        private @Nullable Integer refillThreshold;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int failureThreshold = DEFAULT_FAILURE_THRESHOLD;
         private Duration openDuration = DEFAULT_OPEN_DURATION;
-        private Duration maxWait;
+        private @Nullable Duration maxWait;
 
         private Builder() {
         }
 
         /** The application's key, sent as {@code X-App-Key}; required, printable ASCII without spaces. */
-        public Builder appKey(String appKey) {
+        public Builder appKey(@Nullable String appKey) {
             if (appKey == null || appKey.isEmpty()) {
                 throw new IllegalArgumentException("appKey must not be blank");
             }
@@ -320,7 +325,7 @@ public final class IdServiceClient implements AutoCloseable {
         }
 
         /** The application's secret, the HMAC key of every signature; required, never sent, printed or logged. */
-        public Builder secret(String secret) {
+        public Builder secret(@Nullable String secret) {
             if (secret == null || secret.isBlank()) {
                 throw new IllegalArgumentException("secret must not be blank");
             }

@@ -1,5 +1,7 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The service refused the request. Either at once, for a reason that is the same in every environment — 400 (bad
  * count or entity name), 403 (the application may not take from this entity) — so the client neither failed over
@@ -12,10 +14,10 @@ package io.github.idworker.client;
 public class IdServiceRefusedException extends IdServiceException {
 
     private final int status;
-    private final String title;
-    private final String detail;
+    private final @Nullable String title;
+    private final @Nullable String detail;
 
-    public IdServiceRefusedException(String message, int status, String title, String detail) {
+    public IdServiceRefusedException(String message, int status, @Nullable String title, @Nullable String detail) {
         super(message);
         this.status = status;
         this.title = title;
@@ -28,7 +30,7 @@ public class IdServiceRefusedException extends IdServiceException {
     }
 
     /** The problem document's {@code title}, or null. */
-    public String getTitle() {
+    public @Nullable String getTitle() {
         return title;
     }
 
@@ -36,7 +38,7 @@ public class IdServiceRefusedException extends IdServiceException {
      * The problem document's {@code detail}, or null; {@code "unauthorized"} for every 401, which by design says
      * nothing more (the service counts which rule refused the call on its side).
      */
-    public String getDetail() {
+    public @Nullable String getDetail() {
         return detail;
     }
 }

@@ -1,10 +1,13 @@
 package io.github.idworker.client;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The two JSON shapes the service answers with, read strictly per RFC 8259 without a JSON library (the client
@@ -85,19 +88,20 @@ final class Json {
      * One JSON object: member values are {@link String}, {@link Long} (integers that fit), {@link Double} (other
      * numbers), {@link Boolean}, {@code null}, {@link List} or {@link Map}; a repeated name keeps its last value.
      */
-    static Map<String, Object> object(String text) {
+    static Map<String, @Nullable Object> object(String text) {
         Json json = new Json(text);
         json.skipWhitespace();
         if (json.peek() != '{') {
             throw json.error("'{'");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> object = (Map<String, Object>) json.value(0);
+        // the text starts with '{', so the value is an object, never JSON null
+        Map<String, @Nullable Object> object = (Map<String, @Nullable Object>) Objects.requireNonNull(json.value(0));
         json.end();
         return object;
     }
 
-    private Object value(int depth) {
+    private @Nullable Object value(int depth) {
         if (depth > MAX_DEPTH) {
             throw error("at most " + MAX_DEPTH + " levels of nesting");
         }
@@ -127,9 +131,9 @@ final class Json {
         }
     }
 
-    private Map<String, Object> objectValue(int depth) {
+    private Map<String, @Nullable Object> objectValue(int depth) {
         expect('{');
-        Map<String, Object> members = new LinkedHashMap<>();
+        Map<String, @Nullable Object> members = new LinkedHashMap<>();
         skipWhitespace();
         if (peek() == '}') {
             pos++;
@@ -155,9 +159,9 @@ final class Json {
         }
     }
 
-    private List<Object> arrayValue(int depth) {
+    private List<@Nullable Object> arrayValue(int depth) {
         expect('[');
-        List<Object> elements = new ArrayList<>();
+        List<@Nullable Object> elements = new ArrayList<>();
         skipWhitespace();
         if (peek() == ']') {
             pos++;

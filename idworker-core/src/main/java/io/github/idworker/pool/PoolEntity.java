@@ -1,6 +1,7 @@
 package io.github.idworker.pool;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -178,23 +179,23 @@ public final class PoolEntity {
     /** Builds a {@link PoolEntity}, with the defaults of the constants above. */
     public static final class Builder {
         private final String key;
-        private String name;
+        private @Nullable String name;
         private IncreasingType type = IncreasingType.MONOTONIC;
         private long startOffset = DEFAULT_START_OFFSET;
         private int step = DEFAULT_STEP;
-        private Long currentOffset;
+        private @Nullable Long currentOffset;
         private int maxPerRequest = DEFAULT_MAX_PER_REQUEST;
         private int maxPerSecond = DEFAULT_MAX_PER_SECOND;
         private int thresholdPercent = DEFAULT_THRESHOLD_PERCENT;
         private Duration checkInterval = DEFAULT_CHECK_INTERVAL;
-        private Long maxPoolSize;
+        private @Nullable Long maxPoolSize;
         private int maxGap;
 
         private Builder(String key) {
             this.key = key;
         }
 
-        public Builder name(String name) {
+        public Builder name(@Nullable String name) {
             this.name = name;
             return this;
         }
@@ -241,7 +242,7 @@ public final class PoolEntity {
         }
 
         /** {@code null} for the default, {@value PoolEntity#DEFAULT_POOL_SECONDS} × {@code max-per-second}. */
-        public Builder maxPoolSize(Long maxPoolSize) {
+        public Builder maxPoolSize(@Nullable Long maxPoolSize) {
             this.maxPoolSize = maxPoolSize;
             return this;
         }

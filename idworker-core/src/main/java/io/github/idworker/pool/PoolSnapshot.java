@@ -1,5 +1,7 @@
 package io.github.idworker.pool;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.time.Instant;
 
@@ -30,10 +32,11 @@ import java.time.Instant;
  * @param emptyRefusals takes this node refused because the pool held fewer IDs than asked for
  * @param rateLimited takes this node refused because of the entity's rate limit
  */
-public record PoolSnapshot(String entity, long level, Instant levelAt, long thresholdLevel, long maxPoolSize,
-                           Duration checkInterval, Duration staleAfter, Instant trackedAt, Instant checkedAt, Duration checkAge, boolean lastCheckOk,
-                           String lastCheckFailure, boolean takeFailing, String lastTakeFailure, long issued, long refills, long refillNanos, long emptyRefusals,
-                           long rateLimited) {
+public record PoolSnapshot(String entity, long level, @Nullable Instant levelAt, long thresholdLevel,
+                           long maxPoolSize, Duration checkInterval, Duration staleAfter, Instant trackedAt,
+                           @Nullable Instant checkedAt, Duration checkAge, boolean lastCheckOk,
+                           @Nullable String lastCheckFailure, boolean takeFailing, @Nullable String lastTakeFailure,
+                           long issued, long refills, long refillNanos, long emptyRefusals, long rateLimited) {
 
     /** Whether memory says the pool is empty: the level this node saw last is 0. */
     public boolean empty() {

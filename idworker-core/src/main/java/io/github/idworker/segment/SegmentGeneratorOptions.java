@@ -1,6 +1,7 @@
 package io.github.idworker.segment;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -36,7 +37,7 @@ public final class SegmentGeneratorOptions {
     private final Duration maxWait;
     private final Duration minLoadLifetime;
     private final int maxStepsPerLoad;
-    private final Executor executor;
+    private final @Nullable Executor executor;
     private final LongSupplier nanoClock;
 
     private SegmentGeneratorOptions(Builder b) {
@@ -96,7 +97,7 @@ public final class SegmentGeneratorOptions {
     }
 
     /** Runs background loads; {@code null} means idworker's shared daemon pool. */
-    public Executor executor() {
+    public @Nullable Executor executor() {
         return executor;
     }
 
@@ -114,7 +115,7 @@ public final class SegmentGeneratorOptions {
         private Duration maxWait = DEFAULT_MAX_WAIT;
         private Duration minLoadLifetime = DEFAULT_MIN_LOAD_LIFETIME;
         private int maxStepsPerLoad = DEFAULT_MAX_STEPS_PER_LOAD;
-        private Executor executor;
+        private @Nullable Executor executor;
         private LongSupplier nanoClock = System::nanoTime;
 
         private Builder() {
@@ -183,7 +184,7 @@ public final class SegmentGeneratorOptions {
         }
 
         /** Where background loads run; by default a small shared pool of daemon threads. */
-        public Builder executor(Executor executor) {
+        public Builder executor(@Nullable Executor executor) {
             this.executor = executor;
             return this;
         }

@@ -1,5 +1,7 @@
 package io.github.idworker.segment;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one in-process {@link SegmentIdGenerator} holds in memory at one moment, for meters, health and operators;
  * taking it never calls the store. The counters only grow over the generator's life.
@@ -20,9 +22,10 @@ package io.github.idworker.segment;
  * @param lastFailureAt when that load failed (wall clock), or {@code null}
  * @param closed whether the generator was closed
  */
-public record SegmentStatus(String tag, Segment current, long next, Segment prefetched, boolean loading, int step,
-                            long issued, long refills, long refillNanos, long failedRefills, long waits,
-                            String lastFailure, java.time.Instant lastFailureAt, boolean closed) {
+public record SegmentStatus(String tag, @Nullable Segment current, long next, @Nullable Segment prefetched,
+                            boolean loading, int step, long issued, long refills, long refillNanos,
+                            long failedRefills, long waits, @Nullable String lastFailure,
+                            java.time.@Nullable Instant lastFailureAt, boolean closed) {
 
     /** Numbers this generator can still hand out without the store: the rest of the current range plus the prefetched one. */
     public long remaining() {

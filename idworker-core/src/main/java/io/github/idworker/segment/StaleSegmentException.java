@@ -1,6 +1,7 @@
 package io.github.idworker.segment;
 
 import io.github.idworker.IdWorkerException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The allocator handed out a range that does not lie above numbers already issued for the tag, so using it could
@@ -14,7 +15,7 @@ import io.github.idworker.IdWorkerException;
 public class StaleSegmentException extends IdWorkerException {
 
     private final String bizTag;
-    private final Segment segment;
+    private final @Nullable Segment segment;
     private final long issuedHigh;
 
     /**
@@ -37,7 +38,7 @@ public class StaleSegmentException extends IdWorkerException {
      *
      * @param segment the range that was refused, or {@code null} when none was handed out
      */
-    protected StaleSegmentException(String message, String bizTag, Segment segment, long issuedHigh) {
+    protected StaleSegmentException(String message, String bizTag, @Nullable Segment segment, long issuedHigh) {
         super(message);
         this.bizTag = bizTag;
         this.segment = segment;
@@ -49,7 +50,7 @@ public class StaleSegmentException extends IdWorkerException {
     }
 
     /** The range that was refused; {@code null} when the allocator refused before handing one out. */
-    public Segment getSegment() {
+    public @Nullable Segment getSegment() {
         return segment;
     }
 

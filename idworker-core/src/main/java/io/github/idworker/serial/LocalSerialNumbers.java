@@ -246,7 +246,7 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             try {
                 range = store.reserve(rule, period, step);
             } catch (SerialExhaustedException e) {
-                throw new SegmentExhaustedException(bizTag, rule.max(), e.getMessage());
+                throw new SegmentExhaustedException(bizTag, rule.max(), String.valueOf(e.getMessage()));
             } catch (SerialPeriodMovedBackException e) {
                 // a stale store fails waiting callers at once, as the generator treats every StaleSegmentException
                 throw new PeriodMovedBack(bizTag, e);
@@ -266,7 +266,8 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         final SerialPeriodMovedBackException refusal;
 
         PeriodMovedBack(String bizTag, SerialPeriodMovedBackException refusal) {
-            super(refusal.getMessage(), bizTag, null, refusal.getReservedTo());
+            // an idworker exception always carries its message
+            super(Objects.requireNonNull(refusal.getMessage()), bizTag, null, refusal.getReservedTo());
             this.refusal = refusal;
             initCause(refusal);
         }

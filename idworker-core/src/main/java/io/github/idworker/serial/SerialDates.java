@@ -1,5 +1,7 @@
 package io.github.idworker.serial;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,7 @@ final class SerialDates {
     }
 
     /** The tokens of {@code pattern} in order, or null when it is not made of them (each at most once). */
-    static List<String> tokens(String pattern) {
+    static @Nullable List<String> tokens(String pattern) {
         List<String> tokens = new ArrayList<>(3);
         int i = 0;
         while (i < pattern.length()) {

@@ -1,5 +1,7 @@
 package io.github.idworker.serial;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.LocalDate;
 import java.time.temporal.TemporalAdjusters;
 import java.util.Locale;
@@ -21,9 +23,9 @@ public enum SerialReset {
     YEARLY("yyyy", null);
 
     private final String neededFields;
-    private final String fixedPeriod;
+    private final @Nullable String fixedPeriod;
 
-    SerialReset(String neededFields, String fixedPeriod) {
+    SerialReset(String neededFields, @Nullable String fixedPeriod) {
         this.neededFields = neededFields;
         this.fixedPeriod = fixedPeriod;
     }
@@ -34,7 +36,7 @@ public enum SerialReset {
     }
 
     /** Parses {@code never}, {@code daily}, {@code monthly} or {@code yearly}, in any case; null when unknown. */
-    public static SerialReset parse(String value) {
+    public static @Nullable SerialReset parse(@Nullable String value) {
         if (value == null) {
             return null;
         }
@@ -74,7 +76,7 @@ public enum SerialReset {
      * The reset whose period keys look like {@code key} ({@code all}, or 8, 6 or 4 digits); {@code null} for a key
      * of no known form.
      */
-    public static SerialReset ofPeriod(String key) {
+    public static @Nullable SerialReset ofPeriod(@Nullable String key) {
         if ("all".equals(key)) {
             return NEVER;
         }

@@ -1,6 +1,7 @@
 package io.github.idworker.serial;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -57,11 +58,12 @@ public final class SerialRule {
         this.prefix = b.prefix;
         this.datePattern = b.datePattern;
         this.dateTokens = b.dateTokens;
-        this.width = b.width;
+        // build() refused a missing width and filled in the zone
+        this.width = Objects.requireNonNull(b.width);
         this.start = b.start;
         this.max = b.max;
-        this.reset = b.reset;
-        this.zone = b.zone;
+        this.reset = Objects.requireNonNull(b.reset);
+        this.zone = Objects.requireNonNull(b.zone);
         this.critical = b.critical;
         this.minBatch = b.minBatch;
         this.maxBatch = b.maxBatch;
@@ -281,14 +283,14 @@ public final class SerialRule {
         private String prefix = "";
         private String datePattern = "";
         private List<String> dateTokens = List.of();
-        private Integer width;
+        private @Nullable Integer width;
         private long start = 1;
-        private Long maxSetting;
+        private @Nullable Long maxSetting;
         private long max;
-        private SerialReset reset = SerialReset.NEVER;
-        private String zoneSetting;
-        private ZoneId zone;
-        private Integer criticalSetting;
+        private @Nullable SerialReset reset = SerialReset.NEVER;
+        private @Nullable String zoneSetting;
+        private @Nullable ZoneId zone;
+        private @Nullable Integer criticalSetting;
         private int critical;
         private int minBatch = DEFAULT_MIN_BATCH;
         private int maxBatch = DEFAULT_MAX_BATCH;
@@ -302,13 +304,13 @@ public final class SerialRule {
         }
 
         /** Text before the date: letters, digits, '_' and '-', at most 32; null or empty for none. */
-        public Builder prefix(String prefix) {
+        public Builder prefix(@Nullable String prefix) {
             this.prefix = prefix == null ? "" : prefix;
             return this;
         }
 
         /** {@code yyyy}, {@code MM} and {@code dd} in any order, each at most once; null, empty or {@code none} for no date. */
-        public Builder datePattern(String datePattern) {
+        public Builder datePattern(@Nullable String datePattern) {
             this.datePattern = datePattern == null || datePattern.equalsIgnoreCase("none") ? "" : datePattern;
             return this;
         }
@@ -332,13 +334,13 @@ public final class SerialRule {
         }
 
         /** Default {@link SerialReset#NEVER}; required, so null is refused by {@link #build()}. */
-        public Builder reset(SerialReset reset) {
+        public Builder reset(@Nullable SerialReset reset) {
             this.reset = reset;
             return this;
         }
 
         /** {@code never}, {@code daily}, {@code monthly} or {@code yearly}. */
-        public Builder reset(String reset) {
+        public Builder reset(@Nullable String reset) {
             SerialReset parsed = SerialReset.parse(reset);
             if (parsed == null) {
                 throw new IdWorkerConfigurationException(property(name, "reset"),
@@ -349,13 +351,13 @@ public final class SerialRule {
         }
 
         /** IANA zone id such as {@code Asia/Shanghai}; required when the rule prints a date or resets. */
-        public Builder zone(String zone) {
+        public Builder zone(@Nullable String zone) {
             this.zoneSetting = zone;
             this.zone = null;
             return this;
         }
 
-        public Builder zone(ZoneId zone) {
+        public Builder zone(@Nullable ZoneId zone) {
             this.zone = zone;
             this.zoneSetting = zone == null ? null : zone.getId();
             return this;
@@ -452,7 +454,8 @@ public final class SerialRule {
         }
 
         private static List<String> splitFields(String fields) {
-            return SerialDates.tokens(fields);
+            // the needed fields of a reset are always valid tokens
+            return Objects.requireNonNull(SerialDates.tokens(fields));
         }
 
         private IdWorkerConfigurationException fail(String field, String message) {

@@ -2,6 +2,7 @@ package io.github.idworker.serial;
 
 import io.github.idworker.LastFailure;
 import io.github.idworker.segment.SegmentStatus;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,7 +21,7 @@ public final class SerialRuleStats {
     private final LongAdder refillNanos = new LongAdder();
     private final LongAdder waits = new LongAdder();
     private final LastFailure lastFailure = new LastFailure();
-    private volatile String period;
+    private volatile @Nullable String period;
     private volatile long stock = -1;
     private volatile long lastRefillSize;
 
@@ -78,7 +79,8 @@ public final class SerialRuleStats {
      * ({@code null} when none does) plus {@code earlier}, generators of earlier periods not yet retired, so the
      * totals never go back while a period changes. Period, stock and failure are the current generator's.
      */
-    public SerialRuleStatus status(String store, String period, SegmentStatus current, List<SegmentStatus> earlier) {
+    public SerialRuleStatus status(String store, String period, @Nullable SegmentStatus current,
+                                   List<SegmentStatus> earlier) {
         if (current == null) {
             return status(store);
         }

@@ -1,5 +1,7 @@
 package io.github.idworker.serial;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -21,9 +23,9 @@ import java.time.Instant;
  * @param lastFailure the last failure, as text, or {@code null}
  * @param lastFailureAt when it happened, or {@code null} when not known
  */
-public record SerialRuleStatus(String rule, String store, String period, long stock, long issued, long refills,
-                               long refillNanos, long lastRefillSize, long waits, boolean failing, String lastFailure,
-                               Instant lastFailureAt) {
+public record SerialRuleStatus(String rule, String store, @Nullable String period, long stock, long issued,
+                               long refills, long refillNanos, long lastRefillSize, long waits, boolean failing,
+                               @Nullable String lastFailure, @Nullable Instant lastFailureAt) {
 
     /**
      * This status with the rule marked failing for {@code why} when {@code why} is present: a rule refused by

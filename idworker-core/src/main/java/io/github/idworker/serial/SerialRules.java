@@ -3,6 +3,7 @@ package io.github.idworker.serial;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,10 +104,10 @@ public final class SerialRules {
         final SerialRule rule;
         final long readNanos;
         /** Why the rule is not served any more: its row was edited into another shape or became invalid. */
-        final IdWorkerConfigurationException refused;
+        final @Nullable IdWorkerConfigurationException refused;
         final AtomicBoolean reading = new AtomicBoolean();
 
-        Cached(SerialRule rule, long readNanos, IdWorkerConfigurationException refused) {
+        Cached(SerialRule rule, long readNanos, @Nullable IdWorkerConfigurationException refused) {
             this.rule = rule;
             this.readNanos = readNanos;
             this.refused = refused;
@@ -202,7 +203,7 @@ public final class SerialRules {
     public Optional<String> refusal(String name) {
         Cached c = name == null ? null : cache.get(name);
         return c == null || c.refused == null ? Optional.empty()
-                : Optional.of(io.github.idworker.StoreLocations.redact(c.refused.getMessage()));
+                : Optional.of(io.github.idworker.StoreLocations.redact(String.valueOf(c.refused.getMessage())));
     }
 
     /** The names of the rules read so far. */

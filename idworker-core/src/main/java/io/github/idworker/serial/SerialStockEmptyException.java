@@ -1,6 +1,7 @@
 package io.github.idworker.serial;
 
 import io.github.idworker.CenterUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -20,7 +21,7 @@ public class SerialStockEmptyException extends CenterUnavailableException {
      * @param lastFailure why the last refill failed, if one did
      */
     public SerialStockEmptyException(String rule, String period, Duration waited, String property,
-                                     Throwable lastFailure) {
+                                     @Nullable Throwable lastFailure) {
         super("The stock of serial rule '" + rule + "' for period " + period + " is empty and no refill landed within "
                 + waited.toMillis() + " ms (" + property + ")"
                 + (lastFailure == null ? "" : "; last refill failure: " + lastFailure.getMessage()), lastFailure);
@@ -32,7 +33,7 @@ public class SerialStockEmptyException extends CenterUnavailableException {
      * @param message why nothing was handed out, naming the setting that bounds the wait
      * @param cause the failure behind it, if any
      */
-    public SerialStockEmptyException(String rule, String period, String message, Throwable cause) {
+    public SerialStockEmptyException(String rule, String period, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.rule = rule;
         this.period = period;

@@ -2,6 +2,7 @@ package io.github.idworker.service;
 
 import io.github.idworker.signing.RequestSigner;
 import io.github.idworker.signing.SignatureVerifier;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -67,7 +68,7 @@ public class RequestAuthenticator {
      * @param clock this server's clock, epoch milliseconds
      */
     public RequestAuthenticator(ServiceApps apps, RequestGate gate, Duration window, Duration clockTolerance,
-                                Duration resetGuard, LongSupplier clock) {
+                                @Nullable Duration resetGuard, LongSupplier clock) {
         this.apps = Objects.requireNonNull(apps, "apps");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.verifier = new SignatureVerifier(apps::secrets, window, clock);

@@ -2,6 +2,7 @@ package io.github.idworker.service;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.pool.PoolEntity;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,7 +43,7 @@ public final class ServiceApp {
     private final String appKey;
     private final String name;
     private final String secret;
-    private final String previousSecret;
+    private final @Nullable String previousSecret;
     private final Set<String> entities;
     private final int maxPerSecond;
     private final boolean enabled;
@@ -53,7 +54,8 @@ public final class ServiceApp {
         if (name.length() > 128) {
             throw new IdWorkerConfigurationException(property(appKey, "name"), "must be at most 128 characters");
         }
-        this.secret = checkSecret(b.secret, property(appKey, "secret"), false);
+        // not optional, so checkSecret returns the secret or throws
+        this.secret = Objects.requireNonNull(checkSecret(b.secret, property(appKey, "secret"), false));
         this.previousSecret = checkSecret(b.previousSecret, property(appKey, "previous-secret"), true);
         if (b.entities.isEmpty()) {
             throw new IdWorkerConfigurationException(property(appKey, "entities"), "must name at least one grant: "
@@ -91,7 +93,7 @@ public final class ServiceApp {
         return key;
     }
 
-    private static String checkSecret(String secret, String property, boolean optional) {
+    private static @Nullable String checkSecret(@Nullable String secret, String property, boolean optional) {
         if (secret == null || secret.isEmpty()) {
             if (optional) {
                 return null;
@@ -136,7 +138,7 @@ public final class ServiceApp {
     }
 
     /** The secret before the last rotation, still valid until cleared; null when no rotation is under way. */
-    public String previousSecret() {
+    public @Nullable String previousSecret() {
         return previousSecret;
     }
 
@@ -210,9 +212,9 @@ public final class ServiceApp {
     /** Builds a {@link ServiceApp}; {@link #build()} checks every field. */
     public static final class Builder {
         private final String appKey;
-        private String name;
-        private String secret;
-        private String previousSecret;
+        private @Nullable String name;
+        private @Nullable String secret;
+        private @Nullable String previousSecret;
         private final Set<String> entities = new LinkedHashSet<>();
         private int maxPerSecond = DEFAULT_MAX_PER_SECOND;
         private boolean enabled = true;
@@ -221,17 +223,17 @@ public final class ServiceApp {
             this.appKey = appKey;
         }
 
-        public Builder name(String name) {
+        public Builder name(@Nullable String name) {
             this.name = name;
             return this;
         }
 
-        public Builder secret(String secret) {
+        public Builder secret(@Nullable String secret) {
             this.secret = secret;
             return this;
         }
 
-        public Builder previousSecret(String previousSecret) {
+        public Builder previousSecret(@Nullable String previousSecret) {
             this.previousSecret = previousSecret;
             return this;
         }

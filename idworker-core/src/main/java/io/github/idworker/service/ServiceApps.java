@@ -2,6 +2,7 @@ package io.github.idworker.service;
 
 import io.github.idworker.StoreLocations;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ public class ServiceApps implements AutoCloseable {
     private final AppStore store;
     private final Duration refreshInterval;
     private volatile Map<String, ServiceApp> apps = Map.of();
-    private ScheduledExecutorService refresher;
+    private @Nullable ScheduledExecutorService refresher;
 
     public ServiceApps(AppStore store, Duration refreshInterval) {
         this.store = Objects.requireNonNull(store, "store");

@@ -1,6 +1,7 @@
 package io.github.idworker.snowflake;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -27,7 +28,8 @@ public final class WorkerOptions {
 
     private WorkerOptions(Builder b) {
         this.namespace = b.namespace;
-        this.layout = b.layout;
+        // build() puts the default layout in when none was set
+        this.layout = Objects.requireNonNull(b.layout);
         this.leaseTtl = b.leaseTtl;
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval : b.leaseTtl.dividedBy(3);
         this.maxBackward = b.maxBackward;
@@ -114,9 +116,9 @@ public final class WorkerOptions {
     /** Collects settings; {@link #build()} validates them. */
     public static final class Builder {
         private String namespace = "default";
-        private SnowflakeLayout layout;
+        private @Nullable SnowflakeLayout layout;
         private Duration leaseTtl = Duration.ofSeconds(15);
-        private Duration heartbeatInterval;
+        private @Nullable Duration heartbeatInterval;
         private Duration maxBackward = Duration.ofMillis(10);
         private BackwardsPolicy backwardsPolicy = BackwardsPolicy.SWITCH_WORKER;
         private Duration maxSkew = Duration.ofSeconds(1);
@@ -134,7 +136,7 @@ public final class WorkerOptions {
             return this;
         }
 
-        public Builder layout(SnowflakeLayout layout) {
+        public Builder layout(@Nullable SnowflakeLayout layout) {
             this.layout = layout;
             return this;
         }
@@ -145,7 +147,7 @@ public final class WorkerOptions {
         }
 
         /** Defaults to a third of the lease ttl. */
-        public Builder heartbeatInterval(Duration heartbeatInterval) {
+        public Builder heartbeatInterval(@Nullable Duration heartbeatInterval) {
             this.heartbeatInterval = heartbeatInterval;
             return this;
         }

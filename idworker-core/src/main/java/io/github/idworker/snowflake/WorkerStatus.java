@@ -1,6 +1,7 @@
 package io.github.idworker.snowflake;
 
 import io.github.idworker.lease.WorkerLease;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -20,8 +21,8 @@ import java.time.Instant;
  * @param fenceTrips how often a caller found the high-water reached and waited for a renewal
  * @param lastRenewalFailure the last failed renewal since the last good one, as text, or {@code null}
  */
-public record WorkerStatus(String namespace, WorkerLease lease, long nowMillis, boolean closed, long leaseSwitches,
-                           long fenceTrips, String lastRenewalFailure) {
+public record WorkerStatus(String namespace, @Nullable WorkerLease lease, long nowMillis, boolean closed,
+                           long leaseSwitches, long fenceTrips, @Nullable String lastRenewalFailure) {
 
     /** Whether the worker could issue at {@link #nowMillis()} without waiting for its centre. */
     public boolean canIssue() {

@@ -1,5 +1,6 @@
 package io.github.idworker.redis;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +85,7 @@ public final class BoundedCalls {
      * @param late gets the result of a call that completed after its caller gave up; {@code null} for none
      */
     public static <T> T call(Supplier<T> work, long deadlineNanos, Supplier<? extends RuntimeException> onTimeout,
-                             Consumer<? super T> late) {
+                             @Nullable Consumer<? super T> late) {
         if (System.nanoTime() - deadlineNanos >= 0) {
             throw onTimeout.get();
         }
@@ -149,12 +150,12 @@ public final class BoundedCalls {
 
         private final Supplier<T> work;
         private final Thread caller;
-        private final Consumer<? super T> late;
+        private final @Nullable Consumer<? super T> late;
         // published by the write of DONE
-        private T result;
-        private Throwable failure;
+        private @Nullable T result;
+        private @Nullable Throwable failure;
 
-        Call(Supplier<T> work, Thread caller, Consumer<? super T> late) {
+        Call(Supplier<T> work, Thread caller, @Nullable Consumer<? super T> late) {
             this.work = work;
             this.caller = caller;
             this.late = late;
@@ -225,6 +226,7 @@ public final class BoundedCalls {
             }
         }
 
+        @SuppressWarnings("NullAway") // with no failure, result holds what work returned, a T
         private T outcome() {
             Throwable f = failure;
             if (f == null) {

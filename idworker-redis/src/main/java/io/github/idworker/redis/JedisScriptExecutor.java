@@ -1,6 +1,7 @@
 package io.github.idworker.redis;
 
 import io.github.idworker.CenterUnavailableException;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -63,7 +64,7 @@ import java.util.function.Supplier;
 public class JedisScriptExecutor implements RedisScriptExecutor {
 
     private final UnifiedJedis jedis;
-    private final String endpoint;
+    private final @Nullable String endpoint;
     /** Longest one command may block the calling thread; negative when unknown. */
     private final long maxCallNanos;
 
@@ -77,7 +78,7 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
      * @param endpoint how to name the server in errors, e.g. {@code redis.example.com:6379}; {@code null} to name
      *        the cluster nodes Jedis knows, or nothing for a single server
      */
-    public JedisScriptExecutor(UnifiedJedis jedis, String endpoint) {
+    public JedisScriptExecutor(UnifiedJedis jedis, @Nullable String endpoint) {
         this(jedis, endpoint, null);
     }
 
@@ -86,7 +87,7 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
      * @param maxCallTime the longest one Redis command through {@code jedis} can block its thread (see the class
      *        comment); {@code null} when unknown, so that every call with a deadline is handed to a pooled thread
      */
-    public JedisScriptExecutor(UnifiedJedis jedis, Duration maxCallTime) {
+    public JedisScriptExecutor(UnifiedJedis jedis, @Nullable Duration maxCallTime) {
         this(jedis, null, maxCallTime);
     }
 
@@ -96,7 +97,7 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
      * @param maxCallTime the longest one Redis command through {@code jedis} can block its thread (see the class
      *        comment); {@code null} when unknown, so that every call with a deadline is handed to a pooled thread
      */
-    public JedisScriptExecutor(UnifiedJedis jedis, String endpoint, Duration maxCallTime) {
+    public JedisScriptExecutor(UnifiedJedis jedis, @Nullable String endpoint, @Nullable Duration maxCallTime) {
         this.jedis = Objects.requireNonNull(jedis, "jedis");
         this.endpoint = endpoint;
         if (maxCallTime != null && (maxCallTime.isNegative() || maxCallTime.isZero())) {
@@ -144,7 +145,7 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
      * when it still fits, else on a pooled thread until the deadline.
      */
     private List<Object> run(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
-                             Supplier<? extends RuntimeException> onTimeout) {
+                             @Nullable Supplier<? extends RuntimeException> onTimeout) {
         Object reply;
         try {
             try {
@@ -170,7 +171,7 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
 
     /** {@code EVAL} with the source, which also caches the script for the next {@code EVALSHA}. */
     private Object load(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
-                        Supplier<? extends RuntimeException> onTimeout) {
+                        @Nullable Supplier<? extends RuntimeException> onTimeout) {
         if (onTimeout == null || fits(deadlineNanos)) {
             return jedis.eval(script.source(), keys, args);
         }

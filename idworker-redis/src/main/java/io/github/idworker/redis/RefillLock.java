@@ -1,5 +1,6 @@
 package io.github.idworker.redis;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ public final class RefillLock {
      * @param context what the lock guards, for messages
      * @return the owner token when taken, {@code null} when another owner holds the lock
      */
-    public static String tryAcquire(RedisScriptExecutor executor, List<String> lockKey, Duration ttl, String context) {
+    public static @Nullable String tryAcquire(RedisScriptExecutor executor, List<String> lockKey, Duration ttl,
+                                              String context) {
         String token = UUID.randomUUID().toString();
         long taken = ScriptReplies.number(executor.execute(ACQUIRE, lockKey,
                 List.of(token, Long.toString(ttl.toMillis()))), 0, "the refill lock of " + context);

@@ -10,6 +10,7 @@ import io.github.idworker.jdbc.JdbcDialect;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.ConcurrencyFailureException;
@@ -228,7 +229,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
         return all;
     }
 
-    private WorkerLease claimRow(LeaseRequest r, Candidate c) {
+    private @Nullable WorkerLease claimRow(LeaseRequest r, Candidate c) {
         long highWater = r.firstHighWater(c.highWater());
         int updated = call("claim a worker id", () -> mapper.claim(now, r.namespace(), c.slot(), c.highWater(),
                 r.owner(), r.ttl().toMillis(), highWater, host(r), r.pid(), r.workerNowMillis()));
@@ -236,7 +237,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
     }
 
     /** Claims slot id {@code slot} or, when another borrower took it first, the next fresh one still free. */
-    private WorkerLease claimFreshSlot(LeaseRequest r, int slot, long floor) {
+    private @Nullable WorkerLease claimFreshSlot(LeaseRequest r, int slot, long floor) {
         long highWater = r.firstHighWater(floor);
         int next = slot;
         while (next < r.slotCount()) {

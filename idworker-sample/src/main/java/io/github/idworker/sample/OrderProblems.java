@@ -1,6 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.IdWorkerException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -58,7 +59,7 @@ public class OrderProblems extends ResponseEntityExceptionHandler {
 
     /** A body that is no JSON object, or whose field has the wrong JSON type: names the field where known. */
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+    protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         String field = fieldOf(e);
         ProblemDetail problem;
@@ -74,7 +75,7 @@ public class OrderProblems extends ResponseEntityExceptionHandler {
 
     /** A path variable of the wrong type: only {@code GET /orders/{id}} has one. */
     @Override
-    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException e, HttpHeaders headers,
+    protected @Nullable ResponseEntity<Object> handleTypeMismatch(TypeMismatchException e, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
         String field = e.getPropertyName() != null ? e.getPropertyName() : "id";
         ProblemDetail problem = badField(field, field + " must be an order id: a whole number, such as "
@@ -82,7 +83,7 @@ public class OrderProblems extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(e, problem, headers, HttpStatus.BAD_REQUEST, request);
     }
 
-    private static ProblemDetail badField(String field, String detail) {
+    private static ProblemDetail badField(String field, @Nullable String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         problem.setTitle("Invalid " + field);
         problem.setProperty("field", field);
@@ -90,7 +91,7 @@ public class OrderProblems extends ResponseEntityExceptionHandler {
     }
 
     /** The field of {@link NewOrder} that Jackson could not read, or {@code null}. */
-    private static String fieldOf(HttpMessageNotReadableException e) {
+    private static @Nullable String fieldOf(HttpMessageNotReadableException e) {
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof JacksonException jackson && !jackson.getPath().isEmpty()) {
                 String name = jackson.getPath().get(0).getPropertyName();

@@ -62,6 +62,7 @@ public interface WorkerSlotMapper {
      * it was written (database clock, epoch ms).
      */
     class NamespaceRow {
+        @SuppressWarnings("NullAway.Init") // MyBatis sets it from the row's layout column, which is never null
         private String layout;
         private long guardMs;
         private int slotsCreated;

@@ -14,6 +14,7 @@ import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.UnknownSerialRuleException;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.MethodParameter;
@@ -93,8 +94,8 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(HttpRequestMethodNotSupportedException e,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected @Nullable ResponseEntity<Object> handleHttpRequestMethodNotSupported(
+            HttpRequestMethodNotSupportedException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         boolean issuing = e instanceof IssuingMethodsFilter.GetOnlyException;
         Set<String> allowed = new TreeSet<>();
         if (e.getSupportedHttpMethods() != null) {
@@ -116,8 +117,8 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
     }
 
     @Override
-    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException e, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
+    protected @Nullable ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, "no endpoint at "
                 + RequestExcerpt.quote("/" + e.getResourcePath()));
         return handleExceptionInternal(e, problem, headers, status, request);
@@ -130,9 +131,9 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler implemen
 
     /** Shortens an {@code instance} that Spring filled with a long request path. */
     @Override
-    public Object beforeBodyWrite(Object body, MethodParameter returnType, MediaType contentType,
-                                  Class<? extends HttpMessageConverter<?>> converterType, ServerHttpRequest request,
-                                  ServerHttpResponse response) {
+    public @Nullable Object beforeBodyWrite(@Nullable Object body, MethodParameter returnType,
+                                            MediaType contentType, Class<? extends HttpMessageConverter<?>> converterType,
+                                            ServerHttpRequest request, ServerHttpResponse response) {
         if (body instanceof ProblemDetail problem && problem.getInstance() != null
                 && problem.getInstance().toString().length() > MAX_INSTANCE_LENGTH) {
             String path = problem.getInstance().toString().substring(0, MAX_INSTANCE_LENGTH);

@@ -38,6 +38,7 @@ public class ExternalDatabaseCheck implements BeanFactoryPostProcessor, Environm
 
     static final String URL_PROPERTY = "spring.datasource.url";
 
+    @SuppressWarnings("NullAway.Init") // set by Spring's Aware callback, which runs before postProcessBeanFactory
     private Environment environment;
 
     @Override

@@ -3,6 +3,7 @@ package io.github.idworker.server;
 import io.github.idworker.spring.annotation.IdAsString;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.MediaType;
@@ -70,9 +71,10 @@ public class IdFormat implements WebMvcConfigurer {
         }
 
         @Override
-        public Object beforeBodyWrite(Object body, MethodParameter returnType, MediaType selectedContentType,
-                                      Class<? extends HttpMessageConverter<?>> selectedConverterType,
-                                      ServerHttpRequest request, ServerHttpResponse response) {
+        public @Nullable Object beforeBodyWrite(@Nullable Object body, MethodParameter returnType,
+                                                MediaType selectedContentType,
+                                                Class<? extends HttpMessageConverter<?>> selectedConverterType,
+                                                ServerHttpRequest request, ServerHttpResponse response) {
             // identifiers only: reading parameters for any other body (a problem document, say) could fail itself
             if (!(body instanceof long[] || body instanceof IdController.DecodedIdResponse)
                     || !(request instanceof ServletServerHttpRequest servlet)

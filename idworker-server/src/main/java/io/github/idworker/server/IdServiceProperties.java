@@ -5,6 +5,7 @@ import io.github.idworker.service.ServiceApp;
 import io.github.idworker.service.jdbc.JdbcAppStore;
 import io.github.idworker.signing.SignatureVerifier;
 import io.github.idworker.spring.boot.autoconfigure.SchemaInitialization;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -40,7 +41,7 @@ public class IdServiceProperties {
      * least that lets no replay through; less lets a call captured up to the difference before the loss be
      * replayed once, more refuses good calls longer after a loss.
      */
-    private Duration storeResetGuard;
+    private @Nullable Duration storeResetGuard;
 
     /** How often each instance re-reads the application table (operators' changes count within this time). */
     private Duration refreshInterval = Duration.ofSeconds(5);
@@ -80,11 +81,11 @@ public class IdServiceProperties {
         this.clockTolerance = clockTolerance;
     }
 
-    public Duration getStoreResetGuard() {
+    public @Nullable Duration getStoreResetGuard() {
         return storeResetGuard;
     }
 
-    public void setStoreResetGuard(Duration storeResetGuard) {
+    public void setStoreResetGuard(@Nullable Duration storeResetGuard) {
         this.storeResetGuard = storeResetGuard;
     }
 
@@ -107,13 +108,13 @@ public class IdServiceProperties {
     /** {@code idworker.service.apps.<key>.*}: one application. */
     public static class App {
 
-        private String name;
+        private @Nullable String name;
 
         /** The current secret; unset keeps the stored one, or draws a random one printed once. */
-        private String secret;
+        private @Nullable String secret;
 
         /** The secret before a rotation, valid too while set. */
-        private String previousSecret;
+        private @Nullable String previousSecret;
 
         /** Pool entities the application may take from; "*" for every entity. */
         private List<String> entities = new ArrayList<>();
@@ -125,29 +126,29 @@ public class IdServiceProperties {
          * False refuses the application's calls. Unset keeps what the table holds (true for a new application), so
          * a restart never re-enables an application an operator disabled in the table.
          */
-        private Boolean enabled;
+        private @Nullable Boolean enabled;
 
-        public String getName() {
+        public @Nullable String getName() {
             return name;
         }
 
-        public void setName(String name) {
+        public void setName(@Nullable String name) {
             this.name = name;
         }
 
-        public String getSecret() {
+        public @Nullable String getSecret() {
             return secret;
         }
 
-        public void setSecret(String secret) {
+        public void setSecret(@Nullable String secret) {
             this.secret = secret;
         }
 
-        public String getPreviousSecret() {
+        public @Nullable String getPreviousSecret() {
             return previousSecret;
         }
 
-        public void setPreviousSecret(String previousSecret) {
+        public void setPreviousSecret(@Nullable String previousSecret) {
             this.previousSecret = previousSecret;
         }
 
@@ -167,11 +168,11 @@ public class IdServiceProperties {
             this.maxPerSecond = maxPerSecond;
         }
 
-        public Boolean getEnabled() {
+        public @Nullable Boolean getEnabled() {
             return enabled;
         }
 
-        public void setEnabled(Boolean enabled) {
+        public void setEnabled(@Nullable Boolean enabled) {
             this.enabled = enabled;
         }
 

@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -34,7 +35,7 @@ final class IdsJsonConverter extends AbstractHttpMessageConverter<Object> {
     }
 
     @Override
-    public boolean canRead(Class<?> clazz, MediaType mediaType) {
+    public boolean canRead(Class<?> clazz, @Nullable MediaType mediaType) {
         return false; // the endpoints read no bodies
     }
 

@@ -4,15 +4,18 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.mvc.condition.PathPatternsRequestCondition;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -36,7 +39,7 @@ class IssuingMethodsFilter extends OncePerRequestFilter {
 
     private final Supplier<RequestMappingHandlerMapping> mapping;
     private final Supplier<HandlerExceptionResolver> resolver;
-    private volatile List<PathPattern> issuingPaths;
+    private volatile @Nullable List<PathPattern> issuingPaths;
 
     IssuingMethodsFilter(Supplier<RequestMappingHandlerMapping> mapping, Supplier<HandlerExceptionResolver> resolver) {
         this.mapping = mapping;
@@ -71,7 +74,16 @@ class IssuingMethodsFilter extends OncePerRequestFilter {
             paths = new ArrayList<>();
             for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : mapping.get().getHandlerMethods().entrySet()) {
                 if (entry.getValue().hasMethodAnnotation(Issuing.class)) {
-                    paths.addAll(entry.getKey().getPathPatternsCondition().getPatterns());
+                    PathPatternsRequestCondition parsed = entry.getKey().getPathPatternsCondition();
+                    if (parsed != null) {
+                        paths.addAll(parsed.getPatterns());
+                    } else {
+                        // mappings matched with AntPathMatcher (spring.mvc.pathmatch.matching-strategy) keep their
+                        // patterns as text only
+                        for (String pattern : entry.getKey().getPatternValues()) {
+                            paths.add(PathPatternParser.defaultInstance.parse(pattern));
+                        }
+                    }
                 }
             }
             issuingPaths = paths = List.copyOf(paths);

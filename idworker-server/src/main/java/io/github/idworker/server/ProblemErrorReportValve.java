@@ -4,6 +4,7 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,7 +78,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     }
 
     /** The rule a request Tomcat refused with {@code status} broke, from Tomcat's {@code message}. */
-    private static String describe(int status, String message, String uri) {
+    private static String describe(int status, @Nullable String message, @Nullable String uri) {
         String in = uri != null ? ", path was " + RequestExcerpt.quote(uri) : "";
         if (status != 400 || message == null) {
             return "the server refused the request before it reached the application (HTTP " + status + ")" + in;

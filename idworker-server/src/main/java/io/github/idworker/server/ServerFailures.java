@@ -56,7 +56,8 @@ final class ServerFailures {
             if (depth > 0) {
                 text.append("; caused by ");
             }
-            text.append(t.getClass().getName()).append(": ").append(StoreLocations.redact(t.getMessage()));
+            text.append(t.getClass().getName()).append(": ")
+                    .append(StoreLocations.redact(String.valueOf(t.getMessage())));
         }
         return text.toString();
     }

@@ -19,6 +19,7 @@ import org.springframework.stereotype.Component;
 @Component
 class ServerPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware {
 
+    @SuppressWarnings("NullAway.Init") // set by Spring's Aware callback, which runs before postProcessBeanFactory
     private Environment environment;
 
     @Override

@@ -4,6 +4,7 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
@@ -50,7 +51,7 @@ class StrictRequestFilter extends OncePerRequestFilter {
     }
 
     /** What is wrong with the raw (undecoded) path, or null when it is plain. */
-    static String pathProblem(String path) {
+    static @Nullable String pathProblem(String path) {
         if (path.indexOf(';') >= 0) {
             return "path parameters (';') are not accepted, path was " + RequestExcerpt.quote(path);
         }
@@ -67,7 +68,7 @@ class StrictRequestFilter extends OncePerRequestFilter {
     }
 
     /** What is wrong with the raw query, or null when absent or every escape is well-formed. */
-    static String queryProblem(String query) {
+    static @Nullable String queryProblem(@Nullable String query) {
         if (query == null) {
             return null;
         }

@@ -5,6 +5,7 @@ import org.springframework.stereotype.Component;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -24,11 +25,16 @@ public class UnauthorizedCalls {
     }
 
     void refused(UnauthorizedException.Reason reason) {
-        counts.get(reason).increment();
+        adder(reason).increment();
     }
 
     /** Calls refused for {@code reason} since this instance started. */
     public long count(UnauthorizedException.Reason reason) {
-        return counts.get(reason).sum();
+        return adder(reason).sum();
+    }
+
+    /** The constructor gave every reason its adder, so there is one. */
+    private LongAdder adder(UnauthorizedException.Reason reason) {
+        return Objects.requireNonNull(counts.get(reason));
     }
 }

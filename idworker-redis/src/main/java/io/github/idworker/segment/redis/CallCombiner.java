@@ -1,5 +1,7 @@
 package io.github.idworker.segment.redis;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -81,7 +83,7 @@ final class CallCombiner {
         final long deadline;
         volatile int state;
         long first;
-        Throwable failure;
+        @Nullable Throwable failure;
 
         Request(int count, Thread thread, long deadline) {
             this.count = count;

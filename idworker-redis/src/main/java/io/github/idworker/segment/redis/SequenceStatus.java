@@ -1,6 +1,7 @@
 package io.github.idworker.segment.redis;
 
 import io.github.idworker.segment.Segment;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -27,7 +28,7 @@ import java.time.Instant;
  * @param lastFailure the last failure, as text, or {@code null}
  * @param lastFailureAt when it happened, or {@code null}
  */
-public record SequenceStatus(String tag, String rangeKey, long lastIssued, Segment lastRange, long issued,
+public record SequenceStatus(String tag, String rangeKey, long lastIssued, @Nullable Segment lastRange, long issued,
                              long scriptCalls, long coalescedCalls, long installedAhead, long refills, long refillNanos, long discardedRanges, long waits, boolean failing,
-                             String lastFailure, Instant lastFailureAt) {
+                             @Nullable String lastFailure, @Nullable Instant lastFailureAt) {
 }

@@ -2,6 +2,7 @@ package io.github.idworker.spring.annotation;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import java.lang.annotation.Annotation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.context.annotation.DeferredImportSelector;
 import org.springframework.core.annotation.AnnotationAttributes;
@@ -20,7 +21,7 @@ abstract class EnableSelector implements DeferredImportSelector, BeanClassLoader
     static final String REDIS_CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
 
     private final Class<? extends Annotation> annotation;
-    private ClassLoader beanClassLoader = ClassUtils.getDefaultClassLoader();
+    private @Nullable ClassLoader beanClassLoader = ClassUtils.getDefaultClassLoader();
 
     EnableSelector(Class<? extends Annotation> annotation) {
         this.annotation = annotation;

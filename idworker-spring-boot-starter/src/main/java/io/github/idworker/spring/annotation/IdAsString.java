@@ -1,6 +1,7 @@
 package io.github.idworker.spring.annotation;
 
 import com.fasterxml.jackson.annotation.JacksonAnnotationsInside;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -95,21 +96,21 @@ public @interface IdAsString {
      */
     final class Reader extends ValueDeserializer<Object> {
 
-        private final JavaType type;
-        private final String property;
+        private final @Nullable JavaType type;
+        private final @Nullable String property;
 
         /** The form Jackson instantiates from the annotation; {@link #createContextual} gives the working one. */
         public Reader() {
             this(null, null);
         }
 
-        private Reader(JavaType type, String property) {
+        private Reader(@Nullable JavaType type, @Nullable String property) {
             this.type = type;
             this.property = property;
         }
 
         @Override
-        public ValueDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property) {
+        public ValueDeserializer<?> createContextual(DeserializationContext ctxt, @Nullable BeanProperty property) {
             JavaType t = property != null ? property.getType() : ctxt.getContextualType();
             if (t == null) {
                 return this;
@@ -157,7 +158,7 @@ public @interface IdAsString {
         }
 
         @Override
-        public Object getNullValue(DeserializationContext ctxt) {
+        public @Nullable Object getNullValue(DeserializationContext ctxt) {
             return type != null && type.getRawClass() == long.class ? reject(ctxt, "null is no identifier") : null;
         }
 

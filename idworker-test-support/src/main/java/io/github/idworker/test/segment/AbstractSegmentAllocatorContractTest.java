@@ -203,6 +203,7 @@ public abstract class AbstractSegmentAllocatorContractTest {
     }
 
     @Test
+    @SuppressWarnings("NullAway") // passes a null tag on purpose: the contract refuses it
     void stepsAndArgumentsAreValidated() {
         String tag = newTag();
         SegmentAllocator allocator = store.newAllocator(true);

@@ -5,6 +5,7 @@ import io.github.idworker.service.AppStore;
 import io.github.idworker.service.ServiceApp;
 import io.github.idworker.test.Racers;
 import io.github.idworker.test.StderrLog;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -110,7 +112,7 @@ public abstract class AbstractAppStoreContractTest {
         assertThat(actual.previousSecret() == null).as("previous secret of %s is null", expected.appKey())
                 .isEqualTo(expected.previousSecret() == null);
         if (expected.previousSecret() != null) {
-            assertThat(actual.previousSecret().equals(expected.previousSecret()))
+            assertThat(expected.previousSecret().equals(actual.previousSecret()))
                     .as("previous secret of %s as saved", expected.appKey()).isTrue();
         }
         assertThat(actual.entities()).as("entities of %s", expected.appKey())
@@ -126,7 +128,7 @@ public abstract class AbstractAppStoreContractTest {
         return Racers.race(threads, task, 50, TimeUnit.SECONDS);
     }
 
-    private void assertNoCredentials(String text) {
+    private void assertNoCredentials(@Nullable String text) {
         assertThat(text).doesNotContainPattern("//[^/\\s]*@");
         for (String credential : store.credentials()) {
             assertThat(text).doesNotContain(credential);
@@ -306,7 +308,7 @@ public abstract class AbstractAppStoreContractTest {
         AppStore reader = store.newStore();
         AtomicReference<List<ServiceApp>> all = new AtomicReference<>();
         String log = logDuring(() -> all.set(reader.findAll()));
-        List<ServiceApp> loaded = mine(all.get());
+        List<ServiceApp> loaded = mine(Objects.requireNonNull(all.get()));
         assertThat(loaded).extracting(ServiceApp::appKey).as("the valid rows, enabled or not")
                 .containsExactlyInAnyOrder(valid.appKey(), disabled.appKey());
         for (AppRow row : invalid) {
@@ -339,7 +341,7 @@ public abstract class AbstractAppStoreContractTest {
         assertSame(store.newStore().find(shortOne.appKey()).orElseThrow(), proposal);
     }
 
-    private static Throwable catchThrowable(Runnable action) {
+    private static @Nullable Throwable catchThrowable(Runnable action) {
         try {
             action.run();
             return null;

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -147,7 +148,7 @@ public abstract class AbstractRequestGateTest {
             fail("%d calls over %d nonces: %d admissions in total; %d nonces admitted more than once (e.g. %s, %d "
                             + "times), %d never admitted", race.calls(), nonces.size(), race.admitted(), twice.size(),
                     twice.isEmpty() ? "-" : twice.get(0),
-                    twice.isEmpty() ? 0 : race.admissions().get(twice.get(0)), never.size());
+                    twice.isEmpty() ? 0 : race.admissions().getOrDefault(twice.get(0), 0), never.size());
         }
         assertThat(race.admitted()).isEqualTo(nonces.size());
         assertThat(race.replays()).as("every other call is a replay").isEqualTo(race.calls() - nonces.size());
@@ -286,8 +287,8 @@ public abstract class AbstractRequestGateTest {
             appOfTheSecond.set(app);
             retryAfter.set(refused.retryAfter());
         });
-        sleepMillis(retryAfter.get().toMillis() + 20);
-        assertThat(decision(gate, appOfTheSecond.get(), newNonce(), true, 30, 100))
+        sleepMillis(Objects.requireNonNull(retryAfter.get()).toMillis() + 20);
+        assertThat(decision(gate, Objects.requireNonNull(appOfTheSecond.get()), newNonce(), true, 30, 100))
                 .as("after the wait %s", retryAfter.get()).isEqualTo(Decision.ADMITTED);
     }
 

@@ -1,13 +1,14 @@
 package io.github.idworker.test.service;
 
 import io.github.idworker.service.ServiceApp;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One application's row as an operator writes it with plain SQL (or any store's own tools), without the checks
  * of {@link ServiceApp}: each field holds exactly what is stored, valid or not. {@code entities} is the stored
  * text, comma-separated or {@code *}.
  */
-public record AppRow(String appKey, String name, String secret, String previousSecret, String entities,
+public record AppRow(String appKey, String name, String secret, @Nullable String previousSecret, String entities,
                      int maxPerSecond, boolean enabled) {
 
     /** The row that stores {@code app}. */
@@ -20,7 +21,7 @@ public record AppRow(String appKey, String name, String secret, String previousS
         return new AppRow(appKey, name, secret, previousSecret, entities, maxPerSecond, enabled);
     }
 
-    public AppRow withPreviousSecret(String previousSecret) {
+    public AppRow withPreviousSecret(@Nullable String previousSecret) {
         return new AppRow(appKey, name, secret, previousSecret, entities, maxPerSecond, enabled);
     }
 

@@ -1,5 +1,7 @@
 package io.github.idworker.lease.zookeeper;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,7 +25,7 @@ record NamespaceRecord(String layout, long firstGuardMillis, long guardMillis, i
     }
 
     /** The record of {@code data}, or {@code null} when it is unreadable. */
-    static NamespaceRecord parse(byte[] data) {
+    static @Nullable NamespaceRecord parse(byte[] data) {
         Map<String, String> f = ZnodeText.decode(data);
         Long firstGuard = ZnodeText.number(f, "guard0");
         Long guard = ZnodeText.number(f, "guard");

@@ -1,5 +1,7 @@
 package io.github.idworker.lease.zookeeper;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,7 +32,7 @@ record SlotRecord(long highWater, long ttlMillis, String owner, String session, 
     }
 
     /** The record of {@code data}, or {@code null} when it is unreadable (no numeric high-water). */
-    static SlotRecord parse(byte[] data) {
+    static @Nullable SlotRecord parse(byte[] data) {
         Map<String, String> f = ZnodeText.decode(data);
         Long highWater = ZnodeText.number(f, "hw");
         Long ttl = ZnodeText.number(f, "ttl");

@@ -12,6 +12,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ final class ZkCall {
         pause(50);
     }
 
-    CenterUnavailableException timedOut(String reason) {
+    CenterUnavailableException timedOut(@Nullable String reason) {
         return new CenterUnavailableException("ZooKeeper centre could not " + what + " within " + timeout.toMillis()
                 + " ms: " + reason, null);
     }

@@ -1,5 +1,7 @@
 package io.github.idworker.lease.zookeeper;
 
+import org.jspecify.annotations.Nullable;
+
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,7 +38,7 @@ final class ZnodeText {
     }
 
     /** The field as a number, or {@code null} when it is missing or not a number. */
-    static Long number(Map<String, String> fields, String key) {
+    static @Nullable Long number(Map<String, String> fields, String key) {
         String value = fields.get(key);
         if (value == null) {
             return null;

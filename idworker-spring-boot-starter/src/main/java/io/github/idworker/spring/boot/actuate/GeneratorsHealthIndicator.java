@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.actuate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -46,7 +47,7 @@ public final class GeneratorsHealthIndicator<T> implements HealthIndicator {
     }
 
     /** Whether a failure at {@code at} (ISO text; {@code null} when unknown, which counts as recent) is recent. */
-    static boolean recent(String at, Instant now) {
+    static boolean recent(@Nullable String at, Instant now) {
         return at == null || Instant.parse(at).plus(FAILURE_WINDOW).isAfter(now);
     }
 

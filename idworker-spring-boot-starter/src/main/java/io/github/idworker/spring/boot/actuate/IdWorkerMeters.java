@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,7 +75,7 @@ public class IdWorkerMeters implements AutoCloseable {
     /** Modes whose cap was reached and said so: one warning per mode for the life of these meters. */
     private final Set<String> warned = new HashSet<>();
     private final int maxTags;
-    private ScheduledExecutorService refresher;
+    private @Nullable ScheduledExecutorService refresher;
 
     /**
      * @param sources the generators of the context
@@ -181,7 +183,12 @@ public class IdWorkerMeters implements AutoCloseable {
     }
 
     /** The list the bind in progress adds its meters to; only touched under this object's lock. */
-    private List<Meter> current;
+    private @Nullable List<Meter> current;
+
+    /** {@link #current}, which the meter helpers below are only called to fill, from a bind in progress. */
+    private List<Meter> bindingInto() {
+        return Objects.requireNonNull(current, "no bind in progress");
+    }
 
     private void bindWorker(AbstractIdWorker w) {
         Tags tags = Tags.of("namespace", w.namespace());
@@ -282,18 +289,19 @@ public class IdWorkerMeters implements AutoCloseable {
     }
 
     private <T> void counter(String name, String description, Tags tags, T source, ToDoubleFunction<T> count) {
-        current.add(FunctionCounter.builder(name, source, count).description(description).tags(tags)
+        bindingInto().add(FunctionCounter.builder(name, source, count).description(description).tags(tags)
                 .register(registry));
     }
 
-    private <T> void gauge(String name, String description, String unit, Tags tags, T source, ToDoubleFunction<T> value) {
-        current.add(Gauge.builder(name, source, value).description(description).baseUnit(unit).tags(tags)
+    private <T> void gauge(String name, String description, @Nullable String unit, Tags tags, T source,
+                           ToDoubleFunction<T> value) {
+        bindingInto().add(Gauge.builder(name, source, value).description(description).baseUnit(unit).tags(tags)
                 .register(registry));
     }
 
     private <T> void timer(String name, String description, Tags tags, T source, ToDoubleFunction<T> count,
                            ToDoubleFunction<T> totalNanos) {
-        current.add(FunctionTimer.builder(name, source, x -> (long) count.applyAsDouble(x), totalNanos,
+        bindingInto().add(FunctionTimer.builder(name, source, x -> (long) count.applyAsDouble(x), totalNanos,
                 TimeUnit.NANOSECONDS).description(description).tags(tags).register(registry));
     }
 

@@ -1,5 +1,7 @@
 package io.github.idworker.spring.boot.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 /**
@@ -34,9 +36,10 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param issued identifiers issued by this worker
      * @param lastRenewalFailure the last failed renewal since the last good one, or {@code null}
      */
-    public record Worker(String bean, String mode, String namespace, String state, Integer workerId, String floor,
-                         String highWater, Long millisToHighWater, String holder, long leaseSwitches, long fenceTrips,
-                         long issued, String lastRenewalFailure) {
+    public record Worker(String bean, String mode, String namespace, String state, @Nullable Integer workerId,
+                         @Nullable String floor, @Nullable String highWater, @Nullable Long millisToHighWater,
+                         String holder, long leaseSwitches, long fenceTrips, long issued,
+                         @Nullable String lastRenewalFailure) {
     }
 
     /**
@@ -47,7 +50,7 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param next the number handed out next from this range, {@code end + 1} once used up; {@code null} where
      *        this node cannot know it
      */
-    public record Range(long start, long end, Long next) {
+    public record Range(long start, long end, @Nullable Long next) {
     }
 
     /**
@@ -67,9 +70,9 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure why the last load failed, when it did, or {@code null}
      * @param lastFailureAt when it failed, or {@code null}
      */
-    public record SegmentTag(String tag, Range current, boolean nextReady, int step, long remaining, boolean loading,
-                             long issued, long refills, long refillMillis, long failedRefills, long waits,
-                             String lastFailure, String lastFailureAt) {
+    public record SegmentTag(String tag, @Nullable Range current, boolean nextReady, int step, long remaining,
+                             boolean loading, long issued, long refills, long refillMillis, long failedRefills,
+                             long waits, @Nullable String lastFailure, @Nullable String lastFailureAt) {
     }
 
     /**
@@ -91,10 +94,10 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure the last failure, or {@code null}
      * @param lastFailureAt when it happened, or {@code null}
      */
-    public record Sequence(String tag, long lastIssued, Range lastRange, long issued,
-                           long scriptCalls, long coalescedCalls, long installedAhead, long refills,
-                           long refillMillis, long discardedRanges, long waits, boolean failing, String lastFailure,
-                           String lastFailureAt) {
+    public record Sequence(String tag, long lastIssued, @Nullable Range lastRange, long issued, long scriptCalls,
+                           long coalescedCalls, long installedAhead, long refills, long refillMillis,
+                           long discardedRanges, long waits, boolean failing, @Nullable String lastFailure,
+                           @Nullable String lastFailureAt) {
     }
 
     /**
@@ -114,9 +117,9 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure the last failure, or {@code null}
      * @param lastFailureAt when it happened, or {@code null}
      */
-    public record SerialRule(String rule, String bean, String store, String period, long stock, long issued,
+    public record SerialRule(String rule, String bean, String store, @Nullable String period, long stock, long issued,
                              long refills, long refillMillis, long lastRefillSize, long waits, boolean failing,
-                             String lastFailure, String lastFailureAt) {
+                             @Nullable String lastFailure, @Nullable String lastFailureAt) {
     }
 
     /**
@@ -140,9 +143,10 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param emptyRefusals takes refused because the pool held too few IDs
      * @param rateLimited takes refused by the entity's rate limit
      */
-    public record Pool(String entity, long level, String levelAt, long thresholdLevel, long maxPoolSize,
-                       long checkIntervalMillis, String checkedAt, boolean lastCheckOk, String lastCheckFailure,
-                       boolean stale, boolean takeFailing, String lastTakeFailure, long issued, long refills, long refillMillis, long emptyRefusals,
-                       long rateLimited) {
+    public record Pool(String entity, long level, @Nullable String levelAt, long thresholdLevel, long maxPoolSize,
+                       long checkIntervalMillis, @Nullable String checkedAt, boolean lastCheckOk,
+                       @Nullable String lastCheckFailure, boolean stale, boolean takeFailing,
+                       @Nullable String lastTakeFailure, long issued, long refills, long refillMillis,
+                       long emptyRefusals, long rateLimited) {
     }
 }

@@ -13,6 +13,7 @@ import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.DBIdWorker;
 import io.github.idworker.snowflake.RedisIdWorker;
 import io.github.idworker.snowflake.WorkerStatus;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -135,7 +136,7 @@ public class IdWorkerReporter {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
-    private static String text(Instant at) {
+    private static @Nullable String text(@Nullable Instant at) {
         return at == null ? null : at.toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.actuate;
 
 import io.github.idworker.StoreLocations;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +50,7 @@ public final class PublishedFailures {
      *
      * @param at when it happened, or {@code null} when unknown
      */
-    public static String publish(String source, String failure, Instant at) {
+    public static @Nullable String publish(String source, @Nullable String failure, @Nullable Instant at) {
         if (failure == null) {
             return null;
         }
@@ -81,7 +82,7 @@ public final class PublishedFailures {
      * The published form of a worker's last renewal failure, written {@code <instant> <failure>} by the worker, or
      * {@code null}.
      */
-    public static String publishRenewal(String source, String lastRenewalFailure) {
+    public static @Nullable String publishRenewal(String source, @Nullable String lastRenewalFailure) {
         if (lastRenewalFailure == null) {
             return null;
         }

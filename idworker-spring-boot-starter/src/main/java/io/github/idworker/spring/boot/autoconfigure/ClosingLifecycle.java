@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -17,11 +18,11 @@ final class ClosingLifecycle implements SmartLifecycle {
     /** After the web server (DEFAULT_PHASE - 2048), before connection factories (phase 0). */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-    private final AutoCloseable component;
+    private final @Nullable AutoCloseable component;
     private volatile boolean running;
 
     /** @param component what to close at stop; {@code null} when there is nothing of idworker's to close */
-    ClosingLifecycle(AutoCloseable component) {
+    ClosingLifecycle(@Nullable AutoCloseable component) {
         this.component = component;
     }
 

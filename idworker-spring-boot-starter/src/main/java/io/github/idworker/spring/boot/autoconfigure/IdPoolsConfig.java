@@ -11,6 +11,7 @@ import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.pool.redis.RedisPoolOptions;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -201,7 +202,7 @@ public class IdPoolsConfig {
     static final class AlarmEventPublisher implements PoolAlarmListener {
 
         private final ApplicationEventPublisher publisher;
-        volatile IdPools source;
+        volatile @Nullable IdPools source;
 
         AlarmEventPublisher(ApplicationEventPublisher publisher) {
             this.publisher = publisher;

@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import java.time.Duration;
@@ -20,12 +21,12 @@ public class IdServiceClientProperties {
     /**
      * Key of this application at the ID service, sent with every request; printable ASCII without spaces.
      */
-    private String appKey;
+    private @Nullable String appKey;
 
     /**
      * Secret of this application at the ID service: signs every request, is never sent, logged or part of a message.
      */
-    private String secret;
+    private @Nullable String secret;
 
     /**
      * Base URLs of the ID service's independent environments, "http(s)://host:port" without a path, most preferred
@@ -45,7 +46,7 @@ public class IdServiceClientProperties {
      * Level of an entity's buffer below which a take starts a background refill, 0 to "batch-size". Defaults to half
      * of "batch-size".
      */
-    private Integer refillThreshold;
+    private @Nullable Integer refillThreshold;
 
     /**
      * Longest wait for a connection to an environment.
@@ -72,21 +73,21 @@ public class IdServiceClientProperties {
      * Longest a caller waits for a refill when an entity's buffer holds too few IDs, and longest a direct fetch
      * takes across all environments. Defaults to "request-timeout" times the number of environments plus 1s.
      */
-    private Duration maxWait;
+    private @Nullable Duration maxWait;
 
-    public String getAppKey() {
+    public @Nullable String getAppKey() {
         return this.appKey;
     }
 
-    public void setAppKey(String appKey) {
+    public void setAppKey(@Nullable String appKey) {
         this.appKey = appKey;
     }
 
-    public String getSecret() {
+    public @Nullable String getSecret() {
         return this.secret;
     }
 
-    public void setSecret(String secret) {
+    public void setSecret(@Nullable String secret) {
         this.secret = secret;
     }
 
@@ -106,11 +107,11 @@ public class IdServiceClientProperties {
         this.batchSize = batchSize;
     }
 
-    public Integer getRefillThreshold() {
+    public @Nullable Integer getRefillThreshold() {
         return this.refillThreshold;
     }
 
-    public void setRefillThreshold(Integer refillThreshold) {
+    public void setRefillThreshold(@Nullable Integer refillThreshold) {
         this.refillThreshold = refillThreshold;
     }
 
@@ -146,11 +147,11 @@ public class IdServiceClientProperties {
         this.openDuration = openDuration;
     }
 
-    public Duration getMaxWait() {
+    public @Nullable Duration getMaxWait() {
         return this.maxWait;
     }
 
-    public void setMaxWait(Duration maxWait) {
+    public void setMaxWait(@Nullable Duration maxWait) {
         this.maxWait = maxWait;
     }
 }

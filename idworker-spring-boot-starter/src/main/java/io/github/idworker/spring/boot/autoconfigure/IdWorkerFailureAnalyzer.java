@@ -8,6 +8,7 @@ import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.StoreLocations;
 import io.github.idworker.WorkerIdExhaustedException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -33,11 +34,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     private String description(Throwable rootFailure, IdWorkerException cause) {
         String bean = beanName(rootFailure);
         return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    "
-                + StoreLocations.redact(cause.getMessage());
+                + StoreLocations.redact(String.valueOf(cause.getMessage()));
     }
 
     /** The innermost bean whose creation failed, usually the worker, its sequence manager or a segment bean. */
-    private String beanName(Throwable failure) {
+    private @Nullable String beanName(Throwable failure) {
         String name = null;
         for (Throwable t = failure; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof BeanCreationException bce && bce.getBeanName() != null) {
@@ -52,12 +53,13 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             return missing.action();
         }
         if (cause instanceof IdWorkerConfigurationException config) {
+            String message = String.valueOf(config.getMessage());
             if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's lease tables (the slot table and its \"_ns\" namespace table) with the DDL "
                         + "for your database (see the README), or set "
                         + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
-            if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+            if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
                 return "Add the column to idworker's segment table with the statements quoted above (see the README, "
                         + "\"Upgrading a segment table\"), or set " + SEGMENT_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";
@@ -66,12 +68,12 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
                 return "Create idworker's segment table with the DDL for your database (see the README), or set "
                         + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
-            if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+            if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
                 return "Add the column to idworker's serial period table with the statements quoted above (see the "
                         + "README, \"Upgrading the serial and pool tables\"), or set " + SERIAL_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";
             }
-            if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty()) && config.getMessage().contains(" lacks column ")) {
+            if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
                 return "Add the column to idworker's pool table with the statements quoted above (see the README, "
                         + "\"Upgrading the serial and pool tables\"), or set " + POOL_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";

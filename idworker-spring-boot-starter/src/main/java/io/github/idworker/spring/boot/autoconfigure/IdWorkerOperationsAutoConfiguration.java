@@ -11,6 +11,7 @@ import io.github.idworker.spring.boot.actuate.IdWorkerMeters;
 import io.github.idworker.spring.boot.actuate.IdWorkerReporter;
 import io.github.idworker.spring.boot.actuate.IdWorkerSources;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -159,7 +160,7 @@ public class IdWorkerOperationsAutoConfiguration {
         private final ObjectProvider<MeterRegistry> registries;
         private final ListableBeanFactory beans;
         private final int maxTags;
-        private IdWorkerMeters meters;
+        private @Nullable IdWorkerMeters meters;
 
         MetersBinder(ObjectProvider<MeterRegistry> registries, ListableBeanFactory beans, int maxTags) {
             this.registries = registries;
@@ -177,7 +178,7 @@ public class IdWorkerOperationsAutoConfiguration {
         }
 
         /** The meters, or {@code null} without a registry. */
-        IdWorkerMeters meters() {
+        @Nullable IdWorkerMeters meters() {
             return meters;
         }
 

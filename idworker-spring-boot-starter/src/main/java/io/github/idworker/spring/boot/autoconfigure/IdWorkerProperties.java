@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -25,7 +26,7 @@ public class IdWorkerProperties {
      * Id space the worker leases its worker id in; workers of different namespaces may issue the same ids.
      * Defaults to "spring.application.name" when set, otherwise "default".
      */
-    private String namespace;
+    private @Nullable String namespace;
 
     /** Bit layout of the ids and how the worker treats its clock. */
     @NestedConfigurationProperty
@@ -63,11 +64,11 @@ public class IdWorkerProperties {
     @NestedConfigurationProperty
     private final MetricsProperties metrics = new MetricsProperties();
 
-    public String getNamespace() {
+    public @Nullable String getNamespace() {
         return this.namespace;
     }
 
-    public void setNamespace(String namespace) {
+    public void setNamespace(@Nullable String namespace) {
         this.namespace = namespace;
     }
 

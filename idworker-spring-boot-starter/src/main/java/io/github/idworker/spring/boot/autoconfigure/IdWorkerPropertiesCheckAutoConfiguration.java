@@ -73,7 +73,10 @@ public class IdWorkerPropertiesCheckAutoConfiguration {
 
         private static final Logger log = LoggerFactory.getLogger(IdWorkerPropertiesCheck.class);
 
+        // both set by Spring's Aware callbacks, which run before afterSingletonsInstantiated
+        @SuppressWarnings("NullAway.Init")
         private ConfigurableListableBeanFactory beanFactory;
+        @SuppressWarnings("NullAway.Init")
         private Environment environment;
 
         @Override

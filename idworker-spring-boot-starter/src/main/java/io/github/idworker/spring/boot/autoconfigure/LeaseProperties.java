@@ -1,5 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -17,7 +19,7 @@ public class LeaseProperties {
     /**
      * Time between two renewals. Defaults to a third of the ttl; at most half of it.
      */
-    private Duration heartbeatInterval;
+    private @Nullable Duration heartbeatInterval;
 
     /**
      * Largest clock difference tolerated between the workers and the centre.
@@ -47,11 +49,11 @@ public class LeaseProperties {
         this.ttl = ttl;
     }
 
-    public Duration getHeartbeatInterval() {
+    public @Nullable Duration getHeartbeatInterval() {
         return this.heartbeatInterval;
     }
 
-    public void setHeartbeatInterval(Duration heartbeatInterval) {
+    public void setHeartbeatInterval(@Nullable Duration heartbeatInterval) {
         this.heartbeatInterval = heartbeatInterval;
     }
 

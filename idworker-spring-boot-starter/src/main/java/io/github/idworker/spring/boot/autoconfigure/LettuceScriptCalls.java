@@ -9,12 +9,14 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,10 +52,11 @@ final class LettuceScriptCalls {
     private final LettuceConnectionFactory factory;
 
     /** The shared connection and its asynchronous commands, as one pair. */
-    private record Shared(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    private record Shared(@Nullable StatefulConnection<byte[], byte[]> connection,
+                          RedisClusterAsyncCommands<byte[], byte[]> commands) {
     }
 
-    private volatile Shared shared;
+    private volatile @Nullable Shared shared;
 
     private LettuceScriptCalls(LettuceConnectionFactory factory) {
         this.factory = factory;
@@ -63,7 +66,7 @@ final class LettuceScriptCalls {
      * The deadline-aware calls of {@code factory}, or {@code null} when it hands out a dedicated connection per
      * use ({@code shareNativeConnection=false}): taking one blocks, so such calls keep the pooled thread.
      */
-    static LettuceScriptCalls of(Object factory) {
+    static @Nullable LettuceScriptCalls of(Object factory) {
         if (factory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()) {
             return new LettuceScriptCalls(lettuce);
         }
@@ -108,14 +111,16 @@ final class LettuceScriptCalls {
 
         @Override
         public synchronized RuntimeException getCause() {
-            return (RuntimeException) super.getCause();
+            // the one constructor sets the cause
+            return (RuntimeException) Objects.requireNonNull(super.getCause());
         }
     }
 
     private RedisClusterAsyncCommands<byte[], byte[]> commands(long deadlineNanos,
                                                               Supplier<? extends RuntimeException> onTimeout) {
         Shared current = shared;
-        if (current != null && current.connection.isOpen()) {
+        // keep() stores only a pair that has a connection
+        if (current != null && Objects.requireNonNull(current.connection).isOpen()) {
             return current.commands;
         }
         // the factory may connect here (Lettuce's connect timeout, 10 s by default): bounded by the deadline; a
@@ -186,12 +191,12 @@ final class LettuceScriptCalls {
         }
     }
 
-    private static boolean isNoScript(Throwable failure) {
+    private static boolean isNoScript(@Nullable Throwable failure) {
         return failure instanceof RedisNoScriptException
                 || (failure != null && failure.getMessage() != null && failure.getMessage().startsWith("NOSCRIPT"));
     }
 
-    private RuntimeException translate(Throwable failure) {
+    private RuntimeException translate(@Nullable Throwable failure) {
         if (failure instanceof RuntimeException e) {
             RuntimeException translated = factory.translateExceptionIfPossible(e);
             return translated != null ? translated : e;

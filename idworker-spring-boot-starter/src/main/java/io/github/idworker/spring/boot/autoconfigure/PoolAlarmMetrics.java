@@ -4,6 +4,7 @@ import io.github.idworker.pool.PoolAlarm;
 import io.github.idworker.pool.PoolAlarmListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +21,12 @@ public class PoolAlarmMetrics implements PoolAlarmListener {
     /** Name of the counter. */
     public static final String METER_NAME = "idworker.pool.alarms";
 
-    private final MeterRegistry registry;
+    private final @Nullable MeterRegistry registry;
     /** One counter per entity and kind, so an alarm costs a map read rather than a registry lookup. */
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     /** @param registry where the counter lives; {@code null} to count nothing */
-    public PoolAlarmMetrics(MeterRegistry registry) {
+    public PoolAlarmMetrics(@Nullable MeterRegistry registry) {
         this.registry = registry;
     }
 

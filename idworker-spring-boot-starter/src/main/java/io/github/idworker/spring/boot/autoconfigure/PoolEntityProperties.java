@@ -2,6 +2,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolEntity;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -16,7 +17,7 @@ public class PoolEntityProperties {
     /**
      * What the IDs number, for people, at most 128 characters. Defaults to the entity key.
      */
-    private String name;
+    private @Nullable String name;
 
     /**
      * How IDs follow each other: MONOTONIC (increasing in take order across all nodes) or TREND (increasing
@@ -60,7 +61,7 @@ public class PoolEntityProperties {
     /**
      * Most IDs the Redis list ever holds, 1 to 100000000. Defaults to 60 seconds of "max-per-second".
      */
-    private Long maxPoolSize;
+    private @Nullable Long maxPoolSize;
 
     /**
      * MONOTONIC only: up to this many offsets skipped at random after each ID, so IDs do not reveal business
@@ -68,11 +69,11 @@ public class PoolEntityProperties {
      */
     private int maxGap = 0;
 
-    public String getName() {
+    public @Nullable String getName() {
         return this.name;
     }
 
-    public void setName(String name) {
+    public void setName(@Nullable String name) {
         this.name = name;
     }
 
@@ -132,11 +133,11 @@ public class PoolEntityProperties {
         this.checkInterval = checkInterval;
     }
 
-    public Long getMaxPoolSize() {
+    public @Nullable Long getMaxPoolSize() {
         return this.maxPoolSize;
     }
 
-    public void setMaxPoolSize(Long maxPoolSize) {
+    public void setMaxPoolSize(@Nullable Long maxPoolSize) {
         this.maxPoolSize = maxPoolSize;
     }
 

@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import java.time.Duration;
@@ -51,7 +52,7 @@ public class SegmentProperties {
      * Size of an in-process generator's first range after start, between "min-step" and "max-step".
      * Defaults to "min-step".
      */
-    private Integer initialStep;
+    private @Nullable Integer initialStep;
 
     /**
      * Share of a range an in-process generator hands out before it loads the next one in the background;
@@ -138,11 +139,11 @@ public class SegmentProperties {
         this.maxStep = maxStep;
     }
 
-    public Integer getInitialStep() {
+    public @Nullable Integer getInitialStep() {
         return this.initialStep;
     }
 
-    public void setInitialStep(Integer initialStep) {
+    public void setInitialStep(@Nullable Integer initialStep) {
         this.initialStep = initialStep;
     }
 

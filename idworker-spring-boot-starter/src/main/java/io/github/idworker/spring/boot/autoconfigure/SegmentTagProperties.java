@@ -1,5 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One tag registered at startup.
  * Bound to {@code idworker.segment.tags.<tag>.*}.
@@ -15,12 +17,12 @@ public class SegmentTagProperties {
      * Step recorded with the tag for operators; generators choose their own. Defaults to
      * "idworker.segment.min-step".
      */
-    private Integer step;
+    private @Nullable Integer step;
 
     /**
      * Description recorded with the tag for operators, at most 256 characters.
      */
-    private String description;
+    private @Nullable String description;
 
     public long getStartAfter() {
         return this.startAfter;
@@ -30,19 +32,19 @@ public class SegmentTagProperties {
         this.startAfter = startAfter;
     }
 
-    public Integer getStep() {
+    public @Nullable Integer getStep() {
         return this.step;
     }
 
-    public void setStep(Integer step) {
+    public void setStep(@Nullable Integer step) {
         this.step = step;
     }
 
-    public String getDescription() {
+    public @Nullable String getDescription() {
         return this.description;
     }
 
-    public void setDescription(String description) {
+    public void setDescription(@Nullable String description) {
         this.description = description;
     }
 }

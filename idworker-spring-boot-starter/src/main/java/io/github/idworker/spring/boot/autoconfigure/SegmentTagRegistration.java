@@ -45,7 +45,7 @@ final class SegmentTagRegistration {
                         ? jdbc.register(tag, settings.getStartAfter(), step, settings.getDescription())
                         : allocator.register(tag, settings.getStartAfter(), step);
             } catch (IllegalArgumentException e) {
-                throw new IdWorkerConfigurationException(property, e.getMessage(), e);
+                throw new IdWorkerConfigurationException(property, String.valueOf(e.getMessage()), e);
             }
             if (createdNow) {
                 this.created.add(tag);

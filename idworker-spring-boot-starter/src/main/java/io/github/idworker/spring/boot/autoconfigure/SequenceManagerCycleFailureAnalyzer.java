@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.BeanCurrentlyInCreationException;
 import org.springframework.beans.factory.UnsatisfiedDependencyException;
@@ -29,7 +30,7 @@ public class SequenceManagerCycleFailureAnalyzer extends AbstractFailureAnalyzer
             ZookeeperIdWorkerConfig.WORKER_BEAN, ZookeeperIdWorkerConfig.SEQUENCE_MANAGER_BEAN);
 
     @Override
-    protected FailureAnalysis analyze(Throwable rootFailure, BeanCurrentlyInCreationException cause) {
+    protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BeanCurrentlyInCreationException cause) {
         Set<String> chain = new LinkedHashSet<>();
         String worker = null;
         for (Throwable t = rootFailure; t != null && t != t.getCause(); t = t.getCause()) {

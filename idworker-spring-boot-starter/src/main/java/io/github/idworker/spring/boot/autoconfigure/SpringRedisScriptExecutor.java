@@ -3,6 +3,7 @@ package io.github.idworker.spring.boot.autoconfigure;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -65,7 +66,7 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
     private final Map<String, RedisScript<?>> scripts = new ConcurrentHashMap<>();
     private final Class<?> resultType;
     /** Lettuce's asynchronous calls, or {@code null}. */
-    private final LettuceScriptCalls lettuce;
+    private final @Nullable LettuceScriptCalls lettuce;
     /** The longest a Jedis call blocks, or -1 when unknown or not Jedis. */
     private final long maxCallNanos;
 
@@ -166,7 +167,7 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
         return one;
     }
 
-    private static String sentence(String message) {
+    private static String sentence(@Nullable String message) {
         String text = (message != null) ? message.strip() : "no detail";
         return text.endsWith(".") ? text : text + ".";
     }
@@ -194,7 +195,7 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
         return this.connectionFactory.getClass().getSimpleName();
     }
 
-    private Object invoke(String getter) {
+    private @Nullable Object invoke(String getter) {
         Method method = ReflectionUtils.findMethod(this.connectionFactory.getClass(), getter);
         if (method == null || method.getParameterCount() != 0) {
             return null;

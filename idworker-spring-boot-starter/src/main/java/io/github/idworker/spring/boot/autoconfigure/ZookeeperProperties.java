@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import java.time.Duration;
@@ -16,7 +17,7 @@ public class ZookeeperProperties {
      * Connection string of the ensemble, e.g. "zk1:2181,zk2:2181,zk3:2181"; needed only when the application
      * has no CuratorFramework bean.
      */
-    private String connectString;
+    private @Nullable String connectString;
 
     /**
      * Absolute znode path under which idworker keeps its namespaces; below the Curator namespace of the
@@ -46,11 +47,11 @@ public class ZookeeperProperties {
     @NestedConfigurationProperty
     private final ZookeeperRetryProperties retry = new ZookeeperRetryProperties();
 
-    public String getConnectString() {
+    public @Nullable String getConnectString() {
         return this.connectString;
     }
 
-    public void setConnectString(String connectString) {
+    public void setConnectString(@Nullable String connectString) {
         this.connectString = connectString;
     }
 
