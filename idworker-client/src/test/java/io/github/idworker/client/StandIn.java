@@ -161,12 +161,16 @@ final class StandIn implements AutoCloseable {
         handlers.shutdownNow();
     }
 
-    /** A client of these stand-ins, in this order, with timeouts short enough for tests. */
+    /**
+     * A client of these stand-ins, in this order, with timeouts short enough for tests. Its HTTP timeouts are 2 s, as
+     * the {@link #fetcher}'s: a first call on a 2-core machine under a full build (a cold HTTP client and stand-in)
+     * took longer than 500 ms, and a test that waits for a request timeout sets its own.
+     */
     static IdServiceClient.Builder client(List<StandIn> standIns) {
         return IdServiceClient.builder().appKey(APP_KEY).secret(SECRET)
                 .environments(standIns.stream().map(StandIn::baseUrl).toList())
-                .connectTimeout(Duration.ofMillis(500))
-                .requestTimeout(Duration.ofMillis(500))
+                .connectTimeout(Duration.ofSeconds(2))
+                .requestTimeout(Duration.ofSeconds(2))
                 .openDuration(Duration.ofMillis(500));
     }
 

@@ -202,8 +202,11 @@ class MyBatisSequenceManagerRecordsTest {
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try (AutoCloseable stall = store.stall(ns, lease.workerId())) {
             Future<WorkerLease> renewal = caller.submit(() -> m.renew(lease, lease.highWaterMillis() + 200));
-            // closing the stall releases a renewal that hangs, so a failure here never hangs the build
-            assertThat(renewal).failsWithin(Duration.ofSeconds(WorkerSlotMapper.TIMEOUT_SECONDS + 1))
+            // closing the stall releases a renewal that hangs, so a failure here never hangs the build. The bound is
+            // the statement timeout, a second more as timeouts count whole seconds, and 3 s for a 2-core machine under
+            // a full build (the statement timeout + 1 s failed there); without the timeout the renewal waits for the
+            // row, up to 50 s on MariaDB and for ever on PostgreSQL (MyBatisSequenceManagerRealDatabasesTest)
+            assertThat(renewal).failsWithin(Duration.ofSeconds(WorkerSlotMapper.TIMEOUT_SECONDS + 4))
                     .withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(CenterUnavailableException.class)
                     .withMessageContaining("renew worker id " + lease.workerId());

@@ -513,7 +513,8 @@ class LocalSerialNumbersTest {
         config.setPoolName(null);
         config.setMaximumPoolSize(1);
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(5_000);
+        // a caller that waited for the re-read would wait this long for the one connection: 10 s, far above the bound
+        config.setConnectionTimeout(10_000);
         try (HikariDataSource onePool = new HikariDataSource(config)) {
             JdbcSerialStore nodeStore = new JdbcSerialStore(onePool);
             LocalSerialNumbers node = new LocalSerialNumbers(nodeStore, new SerialRules(nodeStore,
@@ -528,8 +529,10 @@ class LocalSerialNumbersTest {
                     node.next(rule.name());
                     worst = Math.max(worst, System.nanoTime() - begin);
                 }
+                // 3 s: 50 calls on a 2-core machine under a full build may meet a stall of a second; a caller held
+                // by the re-read waits the pool's 10 s connection timeout
                 assertThat(TimeUnit.NANOSECONDS.toMillis(worst)).as("slowest call while the database hung, ms")
-                        .isLessThan(1_000);
+                        .isLessThan(3_000);
             }
         }
     }

@@ -71,7 +71,9 @@ class RedisStallTest {
         long started = System.nanoTime();
         WorkerLease renewed = manager.renew(lease, lease.highWaterMillis() + 2_000);
         assertThat(renewed.highWaterMillis()).isEqualTo(lease.highWaterMillis() + 2_000);
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+        // answered, not waited out: a connection the stall broke, handed out again, would cost a whole socket
+        // timeout. That is the bound, rather than 1 s: a loaded 2-core machine stalls a thread for hundreds of ms
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(RedisTestClients.SOCKET_TIMEOUT);
     }
 
     private static void assertBoundedFailure(String call, Executable action) {

@@ -278,7 +278,9 @@ class RedisSequenceAttackTest {
             System.out.println("while the database hangs, maxWait 200 ms: " + outcomes);
             assertThat(outcomes).allSatisfy(o -> {
                 long ms = Long.parseLong(o.replaceAll(".* after (\\d+) ms", "$1"));
-                assertThat(ms).as(o).isLessThan(1_000);
+                // maxWait 200 ms + slack for a 2-core machine under a full build; a caller that waited for the
+                // database would wait for the 3 s hang to end
+                assertThat(ms).as(o).isLessThan(2_000);
             });
         } finally {
             pool.shutdownNow();

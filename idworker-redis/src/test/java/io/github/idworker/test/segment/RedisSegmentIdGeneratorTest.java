@@ -189,15 +189,18 @@ class RedisSegmentIdGeneratorTest {
         String tag = newTag(0);
         UnifiedJedis jedis = newClient();
         try {
+            // max-wait 2 s, not 300 ms: the same generator's refill once the lock is gone must fit in it too, and on
+            // a 2-core machine under a full build a refill from MariaDB took longer than 300 ms
             RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
-                    options().maxWait(Duration.ofMillis(300)).build());
+                    options().maxWait(Duration.ofSeconds(2)).build());
             admin.set(key(tag, "lock"), "another-node", SetParams.setParams().px(60_000));
             long start = System.nanoTime();
             assertThatThrownBy(g::nextId)
                     .isInstanceOfSatisfying(SegmentRefillTimeoutException.class,
                             e -> assertThat(e.getBizTag()).isEqualTo(tag))
                     .hasMessageContaining("idworker.segment.redis.max-wait");
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(250L, 5_000L);
+            // at max-wait, far below the other node's 60 s lock, which a caller ignoring max-wait would wait out
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(1_950L, 5_000L);
             assertThat(admin.get(key(tag, "lock"))).as("another node's lock is left alone").isEqualTo("another-node");
             assertThat(store.storedMaxId(tag)).as("nothing allocated while locked out").isZero();
 
@@ -377,10 +380,11 @@ class RedisSegmentIdGeneratorTest {
                     .hasMessageContaining("idworker.segment.redis.max-wait");
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(950L, 5_000L);
 
-            holding.release();
-            // the held call ran late in Redis and took 2, which nobody got: a gap, never handed out
+            // released, and waited for: the held call runs late in Redis and takes 2, which nobody gets (a gap,
+            // never handed out). Without the wait a loaded machine let the next call reach Redis first
+            holding.releaseAndAwaitTheHeldCall();
             long next = g.nextId();
-            assertThat(next).as("the interrupted call took no number; the abandoned one left a gap").isIn(2L, 3L);
+            assertThat(next).as("the interrupted call took no number; the abandoned one left a gap").isEqualTo(3);
             assertThat(g.nextId()).isEqualTo(next + 1);
         } finally {
             pool.shutdownNow();
@@ -395,7 +399,7 @@ class RedisSegmentIdGeneratorTest {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             RedisSegmentIdGenerator g = generator(tag, new JedisScriptExecutor(jedis),
-                    options().maxWait(Duration.ofMillis(1_000)).maxInFlight(1).build());
+                    options().maxWait(Duration.ofMillis(2_000)).maxInFlight(1).build());
             // no range and another node's refill lock: the call in flight waits for a refill until its max-wait
             admin.set(key(tag, "lock"), "another-node", SetParams.setParams().px(60_000));
             Future<Long> first = pool.submit(g::nextId);
@@ -404,9 +408,11 @@ class RedisSegmentIdGeneratorTest {
             Future<Long> queued = pool.submit(g::nextId);
             assertThatThrownBy(() -> queued.get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(SegmentRefillTimeoutException.class);
-            // taken by the next Redis call once the first gave up (about 500 ms after it queued), it must not
-            // wait a whole max-wait of that call's own on top: its own deadline bounds the refill wait
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(900L, 1_300L);
+            // taken by the next Redis call once the first gave up (about 1 500 ms after it queued), it must not
+            // wait a whole max-wait of that call's own on top (3 500 ms in all): its own deadline bounds the refill
+            // wait (2 000 ms). Max-wait 2 s rather than 1 s leaves 900 ms of slack for a 2-core machine under a
+            // full build, still 600 ms below that defect
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(1_900L, 2_900L);
             assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(SegmentRefillTimeoutException.class);
             assertThat(store.storedMaxId(tag)).as("nothing allocated while locked out").isZero();
@@ -629,6 +635,7 @@ class RedisSegmentIdGeneratorTest {
         private final AtomicBoolean armed = new AtomicBoolean();
         private final CountDownLatch held = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
+        private final CountDownLatch ran = new CountDownLatch(1);
 
         HoldingExecutor(RedisScriptExecutor real) {
             this.real = real;
@@ -646,6 +653,12 @@ class RedisSegmentIdGeneratorTest {
             released.countDown();
         }
 
+        /** Lets the held call go on, and waits until Redis has answered it. */
+        void releaseAndAwaitTheHeldCall() throws InterruptedException {
+            released.countDown();
+            assertThat(ran.await(10, TimeUnit.SECONDS)).as("the held call ran in Redis").isTrue();
+        }
+
         @Override
         public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
             if (script.name().equals("segment-next") && armed.compareAndSet(true, false)) {
@@ -654,6 +667,11 @@ class RedisSegmentIdGeneratorTest {
                     released.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                }
+                try {
+                    return real.execute(script, keys, args);
+                } finally {
+                    ran.countDown();
                 }
             }
             return real.execute(script, keys, args);

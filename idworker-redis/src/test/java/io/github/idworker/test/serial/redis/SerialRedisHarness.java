@@ -3,6 +3,7 @@ package io.github.idworker.test.serial.redis;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.redis.JedisScriptExecutor;
+import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialRules;
@@ -39,8 +40,13 @@ final class SerialRedisHarness implements AutoCloseable {
     private final List<RedisSerialNumbers> serials = new ArrayList<>();
     private final Set<String> touchedKeys = ConcurrentHashMap.newKeySet();
     private final Set<String> rules = ConcurrentHashMap.newKeySet();
-    /** Round trips to Redis of every client since the last {@link #resetRoundTrips()}. */
+    /**
+     * Round trips to Redis made by the thread that last called {@link #resetRoundTrips()}, since then: what a call
+     * costs its caller. Refills run on other threads and may still be finishing the previous call's work (on a
+     * loaded machine the unlock of the first refill landed after the reset), so they are not counted.
+     */
     final AtomicInteger roundTrips = new AtomicInteger();
+    private volatile Thread countedThread;
 
     SerialRedisHarness(String jdbcUrl, String user, String password, Supplier<UnifiedJedis> newClient) {
         this(jdbcUrl, user, password, newClient, pool -> { });
@@ -135,10 +141,20 @@ final class SerialRedisHarness implements AutoCloseable {
 
     private RedisSerialNumbers track(RedisScriptExecutor executor, JdbcSerialStore store, SerialRules lookup,
                                      RedisSerialOptions options) {
-        RedisScriptExecutor recording = (script, keys, args) -> {
-            touchedKeys.addAll(keys);
-            roundTrips.incrementAndGet();
-            return executor.execute(script, keys, args);
+        RedisScriptExecutor recording = new RedisScriptExecutor() {
+            @Override
+            public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
+                record(keys);
+                return executor.execute(script, keys, args);
+            }
+
+            // recorded here, on the caller's thread, before the executor may hand the call to a pooled thread
+            @Override
+            public List<Object> execute(LuaScript script, List<String> keys, List<String> args, long deadlineNanos,
+                                        Supplier<? extends RuntimeException> onTimeout) {
+                record(keys);
+                return executor.execute(script, keys, args, deadlineNanos, onTimeout);
+            }
         };
         RedisSerialNumbers node = new RedisSerialNumbers(recording, store, lookup, options);
         serials.add(node);
@@ -181,7 +197,16 @@ final class SerialRedisHarness implements AutoCloseable {
         return sum;
     }
 
+    private void record(List<String> keys) {
+        touchedKeys.addAll(keys);
+        if (Thread.currentThread() == countedThread) {
+            roundTrips.incrementAndGet();
+        }
+    }
+
+    /** Counts {@link #roundTrips} of the calling thread from now on. */
     void resetRoundTrips() {
+        countedThread = Thread.currentThread();
         roundTrips.set(0);
     }
 

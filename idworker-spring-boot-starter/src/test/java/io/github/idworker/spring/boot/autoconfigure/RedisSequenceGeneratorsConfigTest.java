@@ -50,10 +50,18 @@ class RedisSequenceGeneratorsConfigTest {
     static class SequencesApp {
     }
 
+    /**
+     * A call waits up to 30 s for a refill here, not the default 3 s: a cold JVM's first refill (the H2 schema, the
+     * Redis connection, the script loads) took longer than 3 s on a 2-core machine under a full build, and no test
+     * here waits for max-wait to pass, so a refill that never lands still fails.
+     */
+    private static final Duration PATIENT = Duration.ofSeconds(30);
+
     private ApplicationContextRunner sequences(String url, String clientType) {
         return runner.withUserConfiguration(SequencesApp.class).withPropertyValues(
                 "spring.datasource.url=" + url, "spring.data.redis.client-type=" + clientType,
-                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + EmbeddedRedis.port());
+                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + EmbeddedRedis.port(),
+                "idworker.segment.redis.max-wait=" + PATIENT.toSeconds() + "s");
     }
 
     /** A fresh tag whose Redis keys (under {@code prefix}) are deleted after the test. */
@@ -109,13 +117,19 @@ class RedisSequenceGeneratorsConfigTest {
                 });
     }
 
+    /**
+     * Every property reaches the options. max-wait is 7 s, neither the default 3 s nor this class's {@link #PATIENT},
+     * so that its value proves it came from the property; and not short, since this context's first refills (H2, then
+     * Redis) wait up to max-wait, and on a 2-core machine under a full build they took longer than the 400 ms this
+     * test used to set.
+     */
     @Test
     void propertiesReachTheRedisSequences() {
         String tag = tag("custom-prefix");
         sequences(TestNames.h2Url(), "jedis").withPropertyValues("idworker.redis.key-prefix=custom-prefix",
                         "idworker.segment.auto-create=true", "idworker.segment.redis.step=7",
                         "idworker.segment.redis.max-batch=50", "idworker.segment.redis.lock-ttl=2s",
-                        "idworker.segment.redis.max-wait=400ms", "idworker.segment.redis.check-run-id=false",
+                        "idworker.segment.redis.max-wait=7s", "idworker.segment.redis.check-run-id=false",
                         "idworker.segment.redis.coalesce=false", "idworker.segment.redis.prefetch-threshold=1",
                         "idworker.segment.redis.max-in-flight=3")
                 .run(context -> {
@@ -125,7 +139,7 @@ class RedisSequenceGeneratorsConfigTest {
                     assertThat(options.step()).isEqualTo(7);
                     assertThat(options.maxBatch()).isEqualTo(50);
                     assertThat(options.lockTtl()).isEqualTo(Duration.ofSeconds(2));
-                    assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(400));
+                    assertThat(options.maxWait()).isEqualTo(Duration.ofSeconds(7));
                     assertThat(options.checkRunId()).isFalse();
                     assertThat(options.coalesce()).isFalse();
                     assertThat(options.maxInFlight()).isEqualTo(3);
@@ -190,7 +204,7 @@ class RedisSequenceGeneratorsConfigTest {
         RedisSequenceGenerators redisSequenceGenerators(RedisConnectionFactory connectionFactory,
                                                         io.github.idworker.segment.SegmentAllocator segmentAllocator) {
             return new RedisSequenceGenerators(new SpringRedisScriptExecutor(connectionFactory), segmentAllocator,
-                    RedisSegmentOptions.builder().keyPrefix("mine").step(3).build());
+                    RedisSegmentOptions.builder().keyPrefix("mine").step(3).maxWait(PATIENT).build());
         }
     }
 

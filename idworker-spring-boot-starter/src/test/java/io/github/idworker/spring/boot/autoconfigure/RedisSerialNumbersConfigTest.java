@@ -99,6 +99,13 @@ class RedisSerialNumbersConfigTest {
     static class StrictApp {
     }
 
+    /**
+     * For contexts that take numbers: a call waits up to 30 s for the first refill, not the default 3 s. A cold JVM's
+     * first refill (the H2 schema, the Redis connection, the script loads) took longer than 3 s on a 2-core machine
+     * under a full build, and no test here waits for max-wait to pass: a refill that never lands still fails.
+     */
+    private static final String PATIENT = "idworker.serial.redis.max-wait=30s";
+
     private ApplicationContextRunner strict(String url, String clientType) {
         return runner.withUserConfiguration(StrictApp.class).withPropertyValues(
                 "spring.datasource.url=" + url, "spring.data.redis.client-type=" + clientType,
@@ -132,7 +139,8 @@ class RedisSerialNumbersConfigTest {
     void twoNodesShareOneContiguousNumberingWithEitherClient(String clientType) {
         String url = TestNames.h2Url();
         String rule = rule("idworker");
-        ApplicationContextRunner node = strict(url, clientType).withPropertyValues(daily(rule));
+        ApplicationContextRunner node = strict(url, clientType).withPropertyValues(daily(rule))
+                .withPropertyValues(PATIENT);
         node.run(first -> node.run(second -> {
             RedisSerialNumbers a = first.getBean(RedisSerialNumbers.class);
             RedisSerialNumbers b = second.getBean(RedisSerialNumbers.class);
@@ -166,11 +174,16 @@ class RedisSerialNumbersConfigTest {
         });
     }
 
+    /**
+     * Every property reaches the options. max-wait is 7 s, not the default 3 s, so that its value proves it came from
+     * the property; and not short, since this context's first serial waits up to max-wait for its first refill (H2,
+     * then Redis), which on a 2-core machine under a full build took longer than the 400 ms this test used to set.
+     */
     @Test
     void propertiesReachTheOptions() {
         String rule = rule("custom-prefix");
         strict(TestNames.h2Url(), "jedis").withPropertyValues("idworker.redis.key-prefix=custom-prefix",
-                        "idworker.serial.redis.lock-ttl=2s", "idworker.serial.redis.max-wait=400ms",
+                        "idworker.serial.redis.lock-ttl=2s", "idworker.serial.redis.max-wait=7s",
                         "idworker.serial.redis.refill-cover=90s", "idworker.serial.redis.check-run-id=false",
                         "idworker.serial.rules." + rule + ".width=4")
                 .run(context -> {
@@ -179,7 +192,7 @@ class RedisSerialNumbersConfigTest {
                             context.getBean(IdWorkerProperties.class));
                     assertThat(options.keyPrefix()).isEqualTo("custom-prefix");
                     assertThat(options.lockTtl()).isEqualTo(Duration.ofSeconds(2));
-                    assertThat(options.maxWait()).isEqualTo(Duration.ofMillis(400));
+                    assertThat(options.maxWait()).isEqualTo(Duration.ofSeconds(7));
                     assertThat(options.refillCover()).isEqualTo(Duration.ofSeconds(90));
                     assertThat(options.checkRunId()).isFalse();
 
