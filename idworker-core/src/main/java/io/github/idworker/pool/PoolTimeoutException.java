@@ -2,6 +2,8 @@ package io.github.idworker.pool;
 
 import io.github.idworker.CenterUnavailableException;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -22,7 +24,8 @@ public class PoolTimeoutException extends CenterUnavailableException {
      * @param what what did not answer in time, e.g. {@code "Redis did not answer the take"}
      * @param cause the last failure seen, if any (not part of the message: it may name hosts)
      */
-    public PoolTimeoutException(String entity, Duration waited, String property, String what, Throwable cause) {
+    public PoolTimeoutException(String entity, Duration waited, String property, String what,
+                                @Nullable Throwable cause) {
         super("A take from ID pool '" + entity + "' did not end within " + waited.toMillis() + " ms (" + property
                 + "): " + what + ". Nothing was handed out; IDs a late take may still remove are lost, never handed "
                 + "out again. Retry later, check Redis and the pool table, or raise " + property + ".", cause);

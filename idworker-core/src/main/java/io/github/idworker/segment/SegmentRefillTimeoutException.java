@@ -2,6 +2,8 @@ package io.github.idworker.segment;
 
 import io.github.idworker.IdWorkerException;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -18,7 +20,7 @@ public class SegmentRefillTimeoutException extends IdWorkerException {
      * @param property the setting that bounds the wait, named in the message
      * @param cause the last refill failure, or {@code null} when the refill was merely slow
      */
-    public SegmentRefillTimeoutException(String bizTag, Duration waited, String property, Throwable cause) {
+    public SegmentRefillTimeoutException(String bizTag, Duration waited, String property, @Nullable Throwable cause) {
         super("No new range of segment tag '" + bizTag + "' arrived within " + waited.toMillis() + " ms ("
                 + property + ")" + (cause != null ? "; last refill failure: " + cause.getMessage()
                         : "; the store is slow or another node holds the refill lock")

@@ -2,6 +2,7 @@ package io.github.idworker.jdbc;
 
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.StoreLocations;
+import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
 import java.lang.reflect.Method;
@@ -61,7 +62,8 @@ public final class JdbcRunner {
     private final DataSource dataSource;
     private final String table;
     private final JdbcTimeouts timeouts;
-    private volatile JdbcDialect dialect;
+    /** Detected on the first unit of work; {@code null} until then. */
+    private volatile @Nullable JdbcDialect dialect;
 
     /**
      * @param dataSource the application's data source; idworker opens no pool of its own
@@ -80,9 +82,9 @@ public final class JdbcRunner {
         this.timeouts = timeouts;
     }
 
-    /** Work on one connection. */
+    /** Work on one connection; its result may be {@code null} (no row, or no result at all), handed back as is. */
     @FunctionalInterface
-    public interface SqlWork<T> {
+    public interface SqlWork<T extends @Nullable Object> {
         T run(Session session) throws SQLException;
     }
 
@@ -157,12 +159,12 @@ public final class JdbcRunner {
      *
      * @param what what the work does, for error messages ("renew worker id 3")
      */
-    public <T> T run(String what, SqlWork<T> work) {
+    public <T extends @Nullable Object> T run(String what, SqlWork<T> work) {
         return run(what, false, work);
     }
 
     /** Runs every statement of {@code work} in one transaction, committed at the end. */
-    public <T> T inTransaction(String what, SqlWork<T> work) {
+    public <T extends @Nullable Object> T inTransaction(String what, SqlWork<T> work) {
         return run(what, true, work);
     }
 
@@ -206,7 +208,7 @@ public final class JdbcRunner {
         });
     }
 
-    private <T> T run(String what, boolean transaction, SqlWork<T> work) {
+    private <T extends @Nullable Object> T run(String what, boolean transaction, SqlWork<T> work) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return once(what, transaction, work);
@@ -221,7 +223,7 @@ public final class JdbcRunner {
         }
     }
 
-    private <T> T once(String what, boolean transaction, SqlWork<T> work) throws SQLException {
+    private <T extends @Nullable Object> T once(String what, boolean transaction, SqlWork<T> work) throws SQLException {
         Connection c = connect(what);
         try (c) {
             JdbcDialect d = dialect;

@@ -3,6 +3,7 @@ package io.github.idworker.jdbc;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.StoreLocations;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -141,6 +142,8 @@ public final class JdbcSchema {
     }
 
     /** Creates the tables that are missing; existing ones are left as they are. */
+    @SuppressWarnings("NullAway") // the work returns null, as it has no result; SqlWork's T may be
+    // nullable, which NullAway checks only in JSpecify mode
     public void create(JdbcRunner jdbc) {
         List<String> ddl = statements(jdbc.dialect());
         // one at a time with the upgrades of this JVM: H2 rebuilds a table for an ALTER TABLE, and a concurrent
@@ -218,9 +221,11 @@ public final class JdbcSchema {
         }
     }
 
+    @SuppressWarnings("NullAway") // the works return null for "no failure" and "no result"; SqlWork's T may be
+    // nullable, which NullAway checks only in JSpecify mode
     private void addColumnOnce(JdbcRunner jdbc, AddedColumn added) {
         String alter = added.statements().get(0);
-        SQLException failed = null;
+        @Nullable SQLException failed = null;
         for (int attempt = 1; !hasColumn(jdbc, added.table(), added.column()); attempt++) {
             if (attempt > ADD_COLUMN_ATTEMPTS) {
                 throw new CenterUnavailableException("Could not add column " + added.column() + " to table "
@@ -272,7 +277,9 @@ public final class JdbcSchema {
     }
 
     /** Runs a query that returns no rows; its failure, unless the database could not be reached. */
-    private static SQLException probe(JdbcRunner jdbc, String what, String sql) {
+    @SuppressWarnings("NullAway") // the work returns null for "no failure"; SqlWork's T may be nullable, which
+    // NullAway checks only in JSpecify mode
+    private static @Nullable SQLException probe(JdbcRunner jdbc, String what, String sql) {
         return jdbc.run(what, s -> {
             try (Statement st = s.statement()) {
                 st.executeQuery(sql).close();

@@ -15,6 +15,7 @@ import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.lease.jdbc.NamespaceRecords.Record;
 import io.github.idworker.lease.jdbc.NamespaceRecords.Snapshot;
+import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
 import java.sql.PreparedStatement;
@@ -194,7 +195,9 @@ public class JdbcSequenceManager extends JdbcStore implements ISequenceManager {
     private void refuseIfStillOwned(WorkerLease lease, long highWaterMillis) {
         String sql = "SELECT high_water, " + dialect().nowMillis() + " FROM " + tableName()
                 + " WHERE ns = ? AND slot_id = ? AND owner_token = ?";
-        long[] found = jdbc().run("read worker id " + lease.workerId(), s -> {
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        long @Nullable [] found = jdbc().run("read worker id " + lease.workerId(), s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, lease.namespace());
                 ps.setInt(2, lease.workerId());

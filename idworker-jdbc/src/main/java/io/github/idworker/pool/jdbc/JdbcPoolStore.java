@@ -14,6 +14,7 @@ import io.github.idworker.pool.PoolRowMovedBackException;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.UnknownPoolEntityException;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -245,7 +246,9 @@ public class JdbcPoolStore extends JdbcStore implements PoolStore {
 
     /** The last offset reserved for the entity, as its row holds it now; empty when there is no row. */
     public OptionalLong currentOffset(String key) {
-        Long current = jdbc().run("read the current offset of ID pool entity '" + key + "'", s -> {
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        @Nullable Long current = jdbc().run("read the current offset of ID pool entity '" + key + "'", s -> {
             try (PreparedStatement ps = s.prepare("SELECT current_offset FROM " + tableName()
                     + " WHERE entity_key = ?")) {
                 ps.setString(1, key);
@@ -266,7 +269,9 @@ public class JdbcPoolStore extends JdbcStore implements PoolStore {
         Objects.requireNonNull(environment, "environment");
         String what = "reserve " + chunks + " chunks of ID pool entity '" + key + "'";
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            Reserved r = jdbc().inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
+            @SuppressWarnings("NullAway") // null for a lost compare-and-set; SqlWork's T may be nullable, which
+            // NullAway checks only in JSpecify mode
+            @Nullable Reserved r = jdbc().inTransaction(what, s -> reserveOnce(s, key, chunks, environment));
             if (r != null) {
                 if (r.pinned()) {
                     log.info("Pinned ID pool entity '{}' in table {} to environment {}", key, tableName(), environment);
@@ -283,9 +288,9 @@ public class JdbcPoolStore extends JdbcStore implements PoolStore {
     }
 
     /** One reservation transaction: the reservation, or {@code null} when its compare-and-set lost. */
-    private Reserved reserveOnce(JdbcRunner.Session s, String key, int chunks, PoolEnvironment environment)
+    private @Nullable Reserved reserveOnce(JdbcRunner.Session s, String key, int chunks, PoolEnvironment environment)
             throws SQLException {
-        Row row;
+        @Nullable Row row;
         long reserved = Long.MIN_VALUE;
         try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + ", reserved_to FROM " + tableName()
                 + " WHERE entity_key = ? FOR UPDATE")) {
@@ -350,10 +355,12 @@ public class JdbcPoolStore extends JdbcStore implements PoolStore {
     }
 
     /** One row: the entity, and the environment it is pinned to ({@code null} before the first use). */
-    private record Row(PoolEntity entity, PoolEnvironment environment) {
+    private record Row(PoolEntity entity, @Nullable PoolEnvironment environment) {
     }
 
-    private Row readRow(String key) {
+    @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable, which NullAway
+    // checks only in JSpecify mode
+    private @Nullable Row readRow(String key) {
         return jdbc().run("read ID pool entity '" + key + "'", s -> {
             try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
                     + " WHERE entity_key = ?")) {

@@ -11,6 +11,7 @@ import io.github.idworker.segment.SegmentAllocator;
 import io.github.idworker.segment.SegmentExhaustedException;
 import io.github.idworker.segment.SegmentRowMovedBackException;
 import io.github.idworker.segment.UnknownSegmentTagException;
+import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
 import java.sql.PreparedStatement;
@@ -196,7 +197,7 @@ public class JdbcSegmentAllocator extends JdbcStore implements SegmentAllocator 
             throw new SQLException("biz_tag is not the primary key of " + tableName() + ": " + updated
                     + " rows of tag '" + bizTag + "' updated");
         }
-        if (maxId == null) {
+        if (row == null || maxId == null) { // both null together
             return new Outcome(Kind.MISSING, 0);
         }
         if (row[1] > maxId) {
@@ -210,7 +211,7 @@ public class JdbcSegmentAllocator extends JdbcStore implements SegmentAllocator 
     }
 
     /** The tag's {@code max_id} and {@code high_water} ({@link Long#MIN_VALUE} when not known yet), or null. */
-    private long[] readRow(JdbcRunner.Session s, String bizTag) throws SQLException {
+    private long @Nullable [] readRow(JdbcRunner.Session s, String bizTag) throws SQLException {
         try (PreparedStatement ps = s.prepare("SELECT max_id, high_water FROM " + tableName() + " WHERE biz_tag = ?")) {
             ps.setString(1, bizTag);
             try (ResultSet rs = ps.executeQuery()) {
@@ -232,7 +233,7 @@ public class JdbcSegmentAllocator extends JdbcStore implements SegmentAllocator 
     /**
      * {@link #register(String, long, int)} with a description for operators, at most 256 characters.
      */
-    public boolean register(String bizTag, long startAfter, int defaultStep, String description) {
+    public boolean register(String bizTag, long startAfter, int defaultStep, @Nullable String description) {
         checkTag(bizTag);
         if (startAfter < 0) {
             throw new IllegalArgumentException("startAfter must be zero or more, was " + startAfter
@@ -254,11 +255,13 @@ public class JdbcSegmentAllocator extends JdbcStore implements SegmentAllocator 
     /** The tag's current high-water: every number up to it has been handed out. Empty for an unknown tag. */
     public OptionalLong maxId(String bizTag) {
         checkTag(bizTag);
-        long[] row = jdbc().run("read segment tag '" + bizTag + "'", s -> readRow(s, bizTag));
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        long @Nullable [] row = jdbc().run("read segment tag '" + bizTag + "'", s -> readRow(s, bizTag));
         return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
-    private boolean insertIfAbsent(String bizTag, long startAfter, int step, String description) {
+    private boolean insertIfAbsent(String bizTag, long startAfter, int step, @Nullable String description) {
         String sql = "INSERT INTO " + tableName() + " (biz_tag, max_id, high_water, step, description, update_time)"
                 + " VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP)";
         return jdbc().insertUnlessPresent("create segment tag '" + bizTag + "'", sql, ps -> {

@@ -13,6 +13,7 @@ import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialStore;
 import io.github.idworker.serial.UnknownSerialRuleException;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,6 +154,8 @@ public class JdbcSerialStore extends JdbcStore implements SerialStore {
     }
 
     @Override
+    @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable, which NullAway
+    // checks only in JSpecify mode
     public Optional<SerialRule> find(String name) {
         return Optional.ofNullable(jdbc().run("read serial rule '" + name + "'", s -> {
             try (PreparedStatement ps = s.prepare("SELECT " + RULE_COLUMNS + ", shape FROM " + tableName()
@@ -310,7 +313,7 @@ public class JdbcSerialStore extends JdbcStore implements SerialStore {
     }
 
     /** What one reservation transaction found: a range, a missing row, or a lost compare-and-set. */
-    private record Reservation(SerialRange range, boolean missing, long start) {
+    private record Reservation(@Nullable SerialRange range, boolean missing, long start) {
     }
 
     private Reservation reserveOnce(JdbcRunner.Session s, SerialRule rule, String period, int count) throws SQLException {
@@ -358,7 +361,7 @@ public class JdbcSerialStore extends JdbcStore implements SerialStore {
     private record Limits(long start, long max) {
     }
 
-    private Limits readLimits(JdbcRunner.Session s, String rule) throws SQLException {
+    private @Nullable Limits readLimits(JdbcRunner.Session s, String rule) throws SQLException {
         try (PreparedStatement ps = s.prepare("SELECT start_number, max_number FROM " + tableName()
                 + " WHERE rule_name = ?")) {
             ps.setString(1, rule);
@@ -369,7 +372,8 @@ public class JdbcSerialStore extends JdbcStore implements SerialStore {
     }
 
     /** The period's {@code high_water} and {@code reserved_to} ({@link Long#MIN_VALUE} when not known yet), or null. */
-    private long[] readRow(JdbcRunner.Session s, String rule, String period, boolean lock) throws SQLException {
+    private long @Nullable [] readRow(JdbcRunner.Session s, String rule, String period, boolean lock)
+            throws SQLException {
         try (PreparedStatement ps = s.prepare("SELECT high_water, reserved_to FROM " + periodTable
                 + " WHERE rule_name = ? AND period = ?" + (lock ? " FOR UPDATE" : ""))) {
             ps.setString(1, rule);
@@ -398,12 +402,16 @@ public class JdbcSerialStore extends JdbcStore implements SerialStore {
 
     @Override
     public OptionalLong highWater(String rule, String period) {
-        long[] row = jdbc().run("read period " + period + " of serial rule '" + rule + "'",
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        long @Nullable [] row = jdbc().run("read period " + period + " of serial rule '" + rule + "'",
                 s -> readRow(s, rule, period, false));
         return row == null ? OptionalLong.empty() : OptionalLong.of(row[0]);
     }
 
     /** Deletes a rule and all its periods: for tests and operators retiring a rule. */
+    @SuppressWarnings("NullAway") // the work returns null, as it has no result; SqlWork's T may be nullable, which
+    // NullAway checks only in JSpecify mode
     public void deleteRule(String rule) {
         jdbc().inTransaction("delete serial rule '" + rule + "'", s -> {
             for (String t : new String[] {periodTable, tableName()}) {

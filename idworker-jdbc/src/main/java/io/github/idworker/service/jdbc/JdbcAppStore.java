@@ -7,6 +7,7 @@ import io.github.idworker.jdbc.JdbcStore;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.service.AppStore;
 import io.github.idworker.service.ServiceApp;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -72,6 +74,8 @@ public class JdbcAppStore extends JdbcStore implements AppStore {
     }
 
     @Override
+    @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable, which NullAway
+    // checks only in JSpecify mode
     public Optional<ServiceApp> find(String appKey) {
         return Optional.ofNullable(jdbc().run("read application '" + appKey + "'", s -> {
             try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
@@ -85,7 +89,9 @@ public class JdbcAppStore extends JdbcStore implements AppStore {
     }
 
     /** The row of {@code appKey}, or null; an invalid row fails naming its field (never the secret). */
-    private ServiceApp findValid(String appKey) {
+    @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable, which NullAway
+    // checks only in JSpecify mode
+    private @Nullable ServiceApp findValid(String appKey) {
         return jdbc().run("read application '" + appKey + "'", s -> {
             try (PreparedStatement ps = s.prepare("SELECT " + COLUMNS + " FROM " + tableName()
                     + " WHERE app_key = ?")) {
@@ -97,7 +103,8 @@ public class JdbcAppStore extends JdbcStore implements AppStore {
                     try {
                         return read(rs);
                     } catch (IdWorkerConfigurationException e) {
-                        String detail = e.getMessage().substring(e.getProperty().length() + 2);
+                        // its message is always "property: detail"
+                        String detail = Objects.requireNonNull(e.getMessage()).substring(e.getProperty().length() + 2);
                         throw new IdWorkerConfigurationException(e.getProperty(), "the row of application '" + appKey
                                 + "' in table " + tableName() + " is invalid (" + detail + "); correct or delete "
                                 + "the row, the stored row wins over the configured application", e);
@@ -195,7 +202,7 @@ public class JdbcAppStore extends JdbcStore implements AppStore {
     }
 
     /** The application of the current row, or null (logged) when the row is invalid. */
-    private ServiceApp toApp(ResultSet rs) throws SQLException {
+    private @Nullable ServiceApp toApp(ResultSet rs) throws SQLException {
         try {
             return read(rs);
         } catch (IdWorkerConfigurationException e) {

@@ -92,12 +92,12 @@ public abstract class AbstractClockBoundContractTest extends AbstractLossGuardCo
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 1, clock, BackwardsPolicy.FAIL);
         long first = a.nextId();
-        int slot = a.currentLease().workerId();
-        long highWater = a.currentLease().highWaterMillis();
+        int slot = leaseOf(a).workerId();
+        long highWater = leaseOf(a).highWaterMillis();
         clock.advance(4 * SKEW.toMillis() + WORKER_TTL.toMillis());
         assertThatThrownBy(a::renew).isInstanceOf(ClockAheadOfCentreException.class);
         assertThat(store.storedHighWater(ns, slot)).isEqualTo(highWater);
-        assertThat(a.currentLease().highWaterMillis()).isEqualTo(highWater);
+        assertThat(leaseOf(a).highWaterMillis()).isEqualTo(highWater);
         assertThatThrownBy(a::nextId)
                 .isInstanceOf(ClockAheadOfCentreException.class)
                 .hasMessageContaining(Instant.ofEpochMilli(highWater).toString())
@@ -176,7 +176,7 @@ public abstract class AbstractClockBoundContractTest extends AbstractLossGuardCo
 
         AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), centreClock())
                 .renewAutomatically(true).fenceWait(Duration.ofSeconds(5)).build());
-        assertThat(b.currentLease().workerId()).isZero();
+        assertThat(leaseOf(b).workerId()).isZero();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         long repeated = 0;
         long issuedByB = 0;
@@ -212,7 +212,7 @@ public abstract class AbstractClockBoundContractTest extends AbstractLossGuardCo
 
         long behindBy = 3 * SKEW.toMillis();
         AbstractIdWorker c = start(store.newManager(), options(ns, layout(0), () -> centreNow() - behindBy).build());
-        assertThat(c.currentLease().floorMillis()).isGreaterThanOrEqualTo(lastOfA);
+        assertThat(leaseOf(c).floorMillis()).isGreaterThanOrEqualTo(lastOfA);
         c.renew();
         long[] idsOfC = c.nextIds(20_000);
         assertThat(Arrays.stream(idsOfC).filter(idsOfA::contains).count()).isZero();

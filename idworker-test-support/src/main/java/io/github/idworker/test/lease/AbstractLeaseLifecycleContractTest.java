@@ -113,7 +113,7 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         }
         clockA.advance(WORKER_TTL.toMillis() / 2);
         idsOfA.add(a.nextId());
-        long highWaterOfA = a.currentLease().highWaterMillis();
+        long highWaterOfA = leaseOf(a).highWaterMillis();
         assertThatThrownBy(() -> store.newManager().borrow(workerRequest(ns, 1, centreNow())))
                 .isInstanceOf(WorkerIdExhaustedException.class);
 
@@ -128,8 +128,8 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         });
         mover.start();
         AbstractIdWorker b = worker(store.newManager(), ns, 0, clockB, BackwardsPolicy.FAIL);
-        assertThat(b.currentLease().workerId()).isZero();
-        assertThat(b.currentLease().floorMillis()).isEqualTo(highWaterOfA);
+        assertThat(leaseOf(b).workerId()).isZero();
+        assertThat(leaseOf(b).floorMillis()).isEqualTo(highWaterOfA);
         for (int i = 0; i < 1000; i++) {
             DecodedId d = b.decode(b.nextId());
             assertThat(d.timestamp().toEpochMilli()).isGreaterThan(highWaterOfA);
@@ -144,7 +144,7 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         String ns = agedNamespace(2);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 2, clock, BackwardsPolicy.FAIL);
-        assertThat(a.currentLease().workerId()).isZero();
+        assertThat(leaseOf(a).workerId()).isZero();
         long before = a.nextId();
 
         store.expireLease(ns, 0);
@@ -160,15 +160,15 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
             other.giveBack(o, o.floorMillis());
         }
 
-        assertThatThrownBy(() -> store.newManager().renew(a.currentLease(), clock.millis() + WORKER_TTL.toMillis()))
+        assertThatThrownBy(() -> store.newManager().renew(leaseOf(a), clock.millis() + WORKER_TTL.toMillis()))
                 .isInstanceOf(LeaseLostException.class);
         a.renew();
         assertThat(a.leaseSwitchCount()).isEqualTo(1);
-        assertThat(a.currentLease().workerId()).isNotZero();
+        assertThat(leaseOf(a).workerId()).isNotZero();
         assertThat(store.storedOwner(ns, 0)).isEqualTo(taken.owner());
         long after = a.nextId();
         assertThat(after).isGreaterThan(before);
-        assertThat(a.decode(after).workerId()).isEqualTo(a.currentLease().workerId());
+        assertThat(a.decode(after).workerId()).isEqualTo(leaseOf(a).workerId());
     }
 
     @Test
@@ -197,7 +197,7 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         String ns = agedNamespace(2);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 2, clock, BackwardsPolicy.FAIL);
-        int slot = a.currentLease().workerId();
+        int slot = leaseOf(a).workerId();
         long last = 0;
         for (int i = 0; i < 100; i++) {
             last = a.nextId();

@@ -113,8 +113,8 @@ public abstract class AbstractSequenceManagerContractTest extends AbstractWorker
         MillisClock behind = () -> centreNow() - 150;
         AbstractIdWorker b = start(store.newManager(), options(ns, layout(0), behind)
                 .leaseTtl(ttl).maxSkew(skew).lossGuard(ttl.plus(skew)).build());
-        assertThat(b.currentLease().workerId()).isZero();
-        assertThat(b.currentLease().floorMillis())
+        assertThat(leaseOf(b).workerId()).isZero();
+        assertThat(leaseOf(b).floorMillis())
                 .isGreaterThanOrEqualTo(lastOfA)
                 .isGreaterThanOrEqualTo(lossSeen + ttl.toMillis() + skew.toMillis() - CENTRE_CLOCK_TOLERANCE_MS);
         long[] idsOfB = b.nextIds(20_000);

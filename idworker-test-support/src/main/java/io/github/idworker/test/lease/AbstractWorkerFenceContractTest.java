@@ -47,7 +47,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
         String ns = agedNamespace(1);
         ManualClock clock = workerClock();
         AbstractIdWorker a = worker(store.newManager(), ns, 1, clock, BackwardsPolicy.FAIL);
-        long highWater = a.currentLease().highWaterMillis();
+        long highWater = leaseOf(a).highWaterMillis();
         clock.set(highWater);
         long lastBeforeFence = a.nextId();
         assertThat(a.decode(lastBeforeFence).timestamp().toEpochMilli()).isEqualTo(highWater);
@@ -63,7 +63,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
         a.renew();
         long afterRenewal = a.nextId();
         assertThat(afterRenewal).isGreaterThan(lastBeforeFence);
-        assertThat(store.storedHighWater(ns, a.currentLease().workerId()))
+        assertThat(store.storedHighWater(ns, leaseOf(a).workerId()))
                 .isGreaterThanOrEqualTo(a.decode(afterRenewal).timestamp().toEpochMilli());
     }
 
@@ -91,7 +91,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
             ids.add(id);
         }
         assertThat(a.leaseSwitchCount()).isZero();
-        int firstSlot = a.currentLease().workerId();
+        int firstSlot = leaseOf(a).workerId();
 
         // a large step, yet less than the aged namespace's margin: the slots' floors are still behind the clock
         clock.advance(-(SequenceManagerStore.AGED_MARGIN.toMillis() / 2));
@@ -99,7 +99,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
             assertThat(ids.add(a.nextId())).isTrue();
         }
         assertThat(a.leaseSwitchCount()).isEqualTo(1);
-        assertThat(a.currentLease().workerId()).isNotEqualTo(firstSlot);
+        assertThat(leaseOf(a).workerId()).isNotEqualTo(firstSlot);
         // the keeper returns the old slot after the callers may go on
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(store.storedOwner(ns, firstSlot)).isNull());
     }
@@ -201,7 +201,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
         IssuingThreads issuers = new IssuingThreads(w, 16, id -> (id & sequenceMask) < 16);
         try {
             for (int round = 0; round < 40; round++) {
-                int slot = w.currentLease().workerId();
+                int slot = leaseOf(w).workerId();
                 store.expireLease(ns, slot);
                 List<WorkerLease> others = new ArrayList<>();
                 WorkerLease lease;
@@ -220,7 +220,7 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
                 long switches = w.leaseSwitchCount();
                 w.renew();
                 assertThat(w.leaseSwitchCount()).isEqualTo(switches + 1);
-                assertThat(w.currentLease().workerId()).isNotEqualTo(slot);
+                assertThat(leaseOf(w).workerId()).isNotEqualTo(slot);
                 // the taker returns the slot as if it had issued up to its high-water: that range is its own
                 taker.giveBack(lease, lease.highWaterMillis());
                 taken.add(lease);
@@ -266,8 +266,8 @@ abstract class AbstractWorkerFenceContractTest extends AbstractLeaseLifecycleCon
         AbstractIdWorker a = start(store.newManager(), options(ns, layout(3), clock)
                 .backwardsPolicy(BackwardsPolicy.SWITCH_WORKER).fenceWait(fenceWait).build());
         long before = a.nextId();
-        int slot = a.currentLease().workerId();
-        long highWater = a.currentLease().highWaterMillis();
+        int slot = leaseOf(a).workerId();
+        long highWater = leaseOf(a).highWaterMillis();
         ExecutorService callers = Executors.newCachedThreadPool();
         try (AutoCloseable stall = store.stall(ns, slot)) {
             Future<?> renewal = callers.submit(() -> {

@@ -2,6 +2,7 @@ package io.github.idworker.test.lease;
 
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
+import io.github.idworker.lease.WorkerLease;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.BackwardsPolicy;
 import io.github.idworker.snowflake.MillisClock;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -144,6 +146,11 @@ public abstract class SequenceManagerKit {
     /** The layout every worker of the kit uses, with {@code workerBits} worker bits. */
     protected static SnowflakeLayout layout(int workerBits) {
         return SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, workerBits, 12);
+    }
+
+    /** The lease {@code worker} holds: it has one from its start until it is closed. */
+    protected static WorkerLease leaseOf(AbstractIdWorker worker) {
+        return Objects.requireNonNull(worker.currentLease(), "the worker holds no lease");
     }
 
     /** A worker over {@code manager} that renews only when the test says so. */

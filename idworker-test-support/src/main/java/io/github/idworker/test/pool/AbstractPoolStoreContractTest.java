@@ -8,6 +8,7 @@ import io.github.idworker.pool.PoolReservation;
 import io.github.idworker.pool.PoolRowMovedBackException;
 import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.UnknownPoolEntityException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ public abstract class AbstractPoolStoreContractTest extends AbstractPoolStoreReg
         assertNoCredentials(s.description());
     }
 
-    private void assertNoCredentials(String text) {
+    private void assertNoCredentials(@Nullable String text) {
         assertThat(text).doesNotContainPattern("//[^/\\s]*@");
         for (String secret : store.credentials()) {
             assertThat(text).doesNotContain(secret);

@@ -3,6 +3,7 @@ package io.github.idworker.test.pool;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolEnvironment;
 import io.github.idworker.pool.PoolStore;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 
 import java.util.List;
@@ -35,7 +36,7 @@ public interface PoolStoreStore extends AutoCloseable {
      * Inserts the entity's row, {@code current-offset} included, as an operator adding it to the table would:
      * pinned to {@code environment}, or to none when it is {@code null}.
      */
-    void insertRow(PoolEntity entity, PoolEnvironment environment);
+    void insertRow(PoolEntity entity, @Nullable PoolEnvironment environment);
 
     /** Secrets used to reach the backing store, which no description or message may show. */
     default List<String> credentials() {
