@@ -68,7 +68,29 @@ class DocumentedStartCommandsTest {
 
     @TestFactory
     Stream<DynamicTest> eachDocumentedCommandStartsAndServesIds() throws IOException {
-        return documentedCommands().stream().map(command -> DynamicTest.dynamicTest(command, () -> startAndCall(command)));
+        return documentedCommands().stream().map(command -> DynamicTest.dynamicTest(command, () -> startOnceMore(command)));
+    }
+
+    /**
+     * Starts the command, and once more if its centre did not answer within the documented operation timeout (1 s
+     * for ZooKeeper): the first call of a cold JVM to a server in the same JVM has taken longer than that on a 2-core
+     * machine under a full build. A second timeout, a refused setting or a wrong answer still fails.
+     */
+    private static void startOnceMore(String command) throws Exception {
+        try {
+            startAndCall(command);
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            if (!String.valueOf(root.getMessage()).contains("did not answer")
+                    && !String.valueOf(e.getMessage()).contains("did not answer")) {
+                throw e;
+            }
+            System.out.println("centre did not answer on the first start, starting once more: " + command);
+            startAndCall(command);
+        }
     }
 
     private static void startAndCall(String command) throws Exception {
