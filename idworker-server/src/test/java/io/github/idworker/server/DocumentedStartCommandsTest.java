@@ -88,7 +88,7 @@ class DocumentedStartCommandsTest {
                     && !String.valueOf(e.getMessage()).contains("did not answer")) {
                 throw e;
             }
-            System.out.println("centre did not answer on the first start, starting once more: " + command);
+            System.out.println("the centre did not answer on the first start; starting the documented command once more");
             startAndCall(command);
         }
     }

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.format.DateTimeFormatter;
+import java.time.ZoneOffset;
+import java.time.LocalDate;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,9 +47,10 @@ abstract class AbstractSerialSchemaUpgradeTest {
     private final SerialRule rule = SerialRule.builder("order").prefix("ORD").datePattern("yyyyMMdd").width(6)
             .reset(SerialReset.DAILY).zone("Asia/Shanghai").build();
     /** Three periods of the rule: one in use, one idle since the upgrade, one an old node opens. */
-    private static final String USED = "20261123";
-    private static final String IDLE = "20261124";
-    private static final String OLD = "20261125";
+    private static final LocalDate TODAY = LocalDate.now(ZoneOffset.UTC);
+    private static final String USED = TODAY.format(DateTimeFormatter.BASIC_ISO_DATE);
+    private static final String IDLE = TODAY.plusDays(1).format(DateTimeFormatter.BASIC_ISO_DATE);
+    private static final String OLD = TODAY.plusDays(2).format(DateTimeFormatter.BASIC_ISO_DATE);
 
     protected abstract String jdbcUrl();
 

@@ -95,7 +95,7 @@ abstract class AbstractSerialStoreRegistrationContractTest extends AbstractSeria
     void aRuleWhoseRecordWasLostCannotComeBackWithAnotherReset(String before, String after) {
         SerialRule rule = newRule(6).reset(SerialReset.parse(before)).build();
         SerialRule changed = rule.toBuilder().reset(SerialReset.parse(after)).build();
-        LocalDate day = LocalDate.of(2026, 11, 23);
+        LocalDate day = TODAY;
         String period = rule.reset().period(day);
         store.newStore().register(rule);
         assertThat(store.newStore().reserve(rule, period, 10).last()).isEqualTo(10);

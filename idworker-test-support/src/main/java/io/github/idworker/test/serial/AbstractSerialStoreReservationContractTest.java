@@ -76,7 +76,7 @@ abstract class AbstractSerialStoreReservationContractTest extends SerialStoreKit
             assertCoverExactly(all.stream().filter(r -> r.period().equals(period)).toList(), rule, period, 1,
                     highWater);
         }
-        assertThat(store.newStore().highWater(rule.name(), "20261125")).isEmpty();
+        assertThat(store.newStore().highWater(rule.name(), DAY_AFTER_NEXT)).isEmpty();
     }
 
     @Test

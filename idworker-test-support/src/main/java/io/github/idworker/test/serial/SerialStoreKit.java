@@ -8,6 +8,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.format.DateTimeFormatter;
+import java.time.ZoneOffset;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -38,10 +41,14 @@ abstract class SerialStoreKit {
     protected static final int STORES = 4;
     /** Concurrent registrations of one rule. */
     protected static final int REGISTRATIONS = 8;
-    /** A period key of a daily rule. */
-    protected static final String DAY = "20261123";
+    /** Today (UTC) when the test class loaded: the day the kit's daily periods count from, whatever day it runs. */
+    protected static final LocalDate TODAY = LocalDate.now(ZoneOffset.UTC);
+    /** A period key of a daily rule: today's. */
+    protected static final String DAY = TODAY.format(DateTimeFormatter.BASIC_ISO_DATE);
     /** The period after {@link #DAY}. */
-    protected static final String NEXT_DAY = "20261124";
+    protected static final String NEXT_DAY = TODAY.plusDays(1).format(DateTimeFormatter.BASIC_ISO_DATE);
+    /** The period two days after {@link #DAY}. */
+    protected static final String DAY_AFTER_NEXT = TODAY.plusDays(2).format(DateTimeFormatter.BASIC_ISO_DATE);
 
     /** The rules this test named, deleted after it; a test adds one it names by hand. */
     final List<String> ruleNames = new ArrayList<>();
