@@ -33,12 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * as one {@code SOAK:} line. Subclasses provide the environments; every process, table, key and file is removed
  * afterwards.
  *
- * <p>System properties: {@code idworker.soak.seconds} (taking time; 45, 60 with {@code -Preal-services}),
+ * <p>System properties: {@code idworker.soak.seconds} (taking time; 30 in the build),
  * {@code idworker.soak.clients} (default 4), {@code idworker.soak.rate} (IDs per second per client, default 5000).
  */
 abstract class AbstractServiceSoak {
 
-    static final int SECONDS = Integer.getInteger("idworker.soak.seconds", 45);
+    static final int SECONDS = Integer.getInteger("idworker.soak.seconds", 30);
     static final int CLIENTS = Integer.getInteger("idworker.soak.clients", 4);
     static final int RATE = Integer.getInteger("idworker.soak.rate", 5000);
 

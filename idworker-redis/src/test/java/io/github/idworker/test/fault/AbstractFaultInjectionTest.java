@@ -24,9 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Separate worker JVMs ({@link WorkerProcessMain}) over one centre while faults are injected; every id each
  * process recorded is collected and the union checked for duplicates. Subclasses name the centre; the
  * real-services ones issue at least two million ids a run, the default build's variant fewer.
+ *
+ * <p>Not exclusive: these tests mostly wait (for a lease to expire, a frozen process's ttl, a store's restart), every
+ * bound they wait for is generous, and the processes issue until they reach {@link #minTotalIds()} however busy
+ * the machine, so they run beside other test classes.
  */
 @Tag("slow")
-@Tag("exclusive")
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractFaultInjectionTest {
 

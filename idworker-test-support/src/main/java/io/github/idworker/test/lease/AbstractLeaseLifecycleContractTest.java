@@ -76,18 +76,20 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         Set<Integer> slots = new HashSet<>();
-        // ten-minute leases: 1 025 borrows take tens of seconds on a loaded 2-core machine, and with the kit's 30 s
-        // ttl the first leases expired before the last borrow, which then found a free slot instead of none
+        // 256 slots (8 worker bits): every slot is found by the same search as in a 1 024-slot namespace, and a
+        // borrow near the end scans all those before it. Ten-minute leases, so none expires before the last borrow
+        // on a loaded machine (with the kit's 30 s ttl the first ones once did, and the last borrow found a slot).
+        int capacity = 256;
         Duration longTtl = Duration.ofMinutes(10);
-        for (int i = 0; i < 1024; i++) {
-            slots.add(m.borrow(request(ns, 1024, centreNow(), longTtl)).workerId());
+        for (int i = 0; i < capacity; i++) {
+            slots.add(m.borrow(request(ns, capacity, centreNow(), longTtl)).workerId());
         }
-        assertThat(slots).hasSize(1024);
-        assertThatThrownBy(() -> store.newManager().borrow(request(ns, 1024, centreNow(), longTtl)))
+        assertThat(slots).hasSize(capacity);
+        assertThatThrownBy(() -> store.newManager().borrow(request(ns, capacity, centreNow(), longTtl)))
                 .isInstanceOf(WorkerIdExhaustedException.class)
                 .hasMessageContaining(ns)
-                .hasMessageContaining("1024")
-                .satisfies(e -> assertThat(((WorkerIdExhaustedException) e).getCapacity()).isEqualTo(1024));
+                .hasMessageContaining("256")
+                .satisfies(e -> assertThat(((WorkerIdExhaustedException) e).getCapacity()).isEqualTo(capacity));
     }
 
     @Test

@@ -13,6 +13,8 @@ import io.github.idworker.test.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,8 +27,13 @@ import java.util.concurrent.TimeUnit;
  * The helpers and time model of the lease contract kit; the rules themselves are tested by its subclasses, a chain
  * that ends in {@link AbstractSequenceManagerContractTest}. See the latter for the chain and for how a centre runs
  * the kit.
+ *
+ * <p>A kit's tests may run at once where the build enables JUnit's parallel execution (the default test run does;
+ * the exclusive one does not): each test has a store, a namespace and workers of its own, and most of their time
+ * is spent waiting for the centre's clock (a new namespace's loss guard, a lease's expiry).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Execution(ExecutionMode.CONCURRENT)
 public abstract class SequenceManagerKit {
 
     /** Kit tests live in the subclasses of this package. */

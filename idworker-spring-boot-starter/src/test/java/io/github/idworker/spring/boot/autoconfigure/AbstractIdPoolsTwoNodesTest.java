@@ -75,12 +75,12 @@ abstract class AbstractIdPoolsTwoNodesTest {
     protected abstract String describe();
 
     /**
-     * How long the takers take: 30 s against the real services (about 18 refills shared by both nodes); the
-     * default build's run is shorter so the README's test command stays quick, and goes through the same refills,
-     * only fewer of them.
+     * How long the takers take: 10 s against the real services (about 6 refills shared by both nodes, each one a
+     * race of the two nodes for the lock); the embedded run is shorter and goes through the same refills, only
+     * fewer of them.
      */
     protected Duration run() {
-        return Duration.ofSeconds(30);
+        return Duration.ofSeconds(10);
     }
 
     @AfterEach

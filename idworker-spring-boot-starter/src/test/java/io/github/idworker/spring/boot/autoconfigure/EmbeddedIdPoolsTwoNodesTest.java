@@ -29,7 +29,7 @@ class EmbeddedIdPoolsTwoNodesTest extends AbstractIdPoolsTwoNodesTest {
 
     @Override
     protected Duration run() {
-        return Duration.ofSeconds(20);
+        return Duration.ofSeconds(6);
     }
 
     @Override
