@@ -220,7 +220,7 @@ public @interface IdAsString {
                     try {
                         return form.parse(p.getString());
                     } catch (IllegalArgumentException e) {
-                        return reject(ctxt, e.getMessage());
+                        return reject(ctxt, String.valueOf(e.getMessage()));
                     }
                 }
                 return reject(ctxt, "expected an identifier as a JSON string in the " + form + " form; found "
