@@ -1,8 +1,11 @@
 package io.github.idworker.server;
 
+import io.github.idworker.format.IdFormat;
+import io.github.idworker.format.IdFormats;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import io.github.idworker.snowflake.DecodedId;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,7 +15,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /ids/next?count=N} issues N ids (1 to {@value #MAX_COUNT}, default 1) as a JSON array;
- * {@code GET /ids/decode/{id}} splits one into timestamp, worker id and sequence. Bad input gets HTTP 400 with a
+ * {@code GET /ids/decode/{id}} splits one into timestamp, worker id and sequence; its {@code id} is read in the form
+ * {@code ?as=} names, such as {@code /ids/decode/IVillXbwga?as=base62} ({@link IdFormatSwitch}). Bad input gets HTTP 400 with a
  * JSON problem naming the parameter and what is allowed (see {@link ApiExceptionHandler}).
  *
  * <p>The worker is whichever {@code @EnableIdWorker} registered, as {@code idworker.server.centre} chose: the
@@ -46,9 +50,27 @@ public class IdController {
 
     @GetMapping("/decode/{id}")
     public DecodedIdResponse decode(@PathVariable("id") String id, HttpServletRequest request) {
-        long value = parseDecimal("id", id, 0, Long.MAX_VALUE, "must be a non-negative 64-bit integer");
+        long value = parseId(id, IdFormatSwitch.requested(request));
         signed.admit(request, "snowflake", "decode", 1); // counted as one call against the rate
         return DecodedIdResponse.of(idWorker.decode(value));
+    }
+
+    /**
+     * {@code id} in the string form {@code as} names; in decimal digits when it names none (no {@code as},
+     * {@code number}, {@code string}, {@code decimal}).
+     *
+     * @throws InvalidParameterException naming {@code id}, the form and what is wrong with it
+     */
+    static long parseId(String id, @Nullable IdFormat form) {
+        if (form == null || form.equals(IdFormats.decimal())) {
+            return parseDecimal("id", id, 0, Long.MAX_VALUE, "must be a non-negative 64-bit integer");
+        }
+        try {
+            return form.parse(id);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidParameterException("id", "must be a non-negative 64-bit integer in the " + form.name()
+                    + " form that as=" + form.name() + " names: " + e.getMessage());
+        }
     }
 
     /** {@code count} as given to an {@code /ids} endpoint: absent means 1; otherwise 1 to {@value #MAX_COUNT}. */

@@ -1,5 +1,7 @@
 package io.github.idworker.server;
 
+import io.github.idworker.format.IdFormat;
+import io.github.idworker.format.IdFormats;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,15 +85,59 @@ abstract class AbstractIdEndpointsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"as=STRING", "as=text", "as=", "as=string&as=string", "as=string&as=number"})
+    @ValueSource(strings = {"decimal", "decimal-fixed", "base36", "base36-fixed", "base62", "base62-fixed"})
+    void everyStringFormAnswersInThatFormAndDecodeReadsIt(String name) throws Exception {
+        IdFormat form = IdFormats.named(name);
+        Response strings = get("/ids/next?count=3&as=" + name);
+        assertThat(strings.status()).as("%s", strings.body()).isEqualTo(200);
+        assertThat(strings.body()).hasSize(3);
+        long previous = 0;
+        for (JsonNode id : strings.body()) {
+            assertThat(id.isString()).as("%s", id).isTrue();
+            if (form.isFixedWidth()) {
+                assertThat(id.asString()).hasSize(form.width());
+            }
+            long value = form.parse(id.asString());
+            assertThat(value).isGreaterThan(previous);
+            previous = value;
+        }
+        String first = strings.body().get(0).asString();
+        Response decoded = get("/ids/decode/" + first + "?as=" + name);
+        assertThat(decoded.status()).as("%s", decoded.body()).isEqualTo(200);
+        assertThat(decoded.body().path("id").asString()).isEqualTo(first);
+        assertThat(decoded.body().path("workerId").asInt()).isEqualTo(worker.currentLease().workerId());
+        Response plain = get("/ids/decode/" + form.parse(first));
+        assertThat(plain.body().path("id").asLong()).isEqualTo(form.parse(first));
+        assertThat(plain.body().path("timestamp")).isEqualTo(decoded.body().path("timestamp"));
+    }
+
+    @Test
+    void decodeRefusesAnIdNotInTheFormAsNamesSayingWhy() throws Exception {
+        Response misspelt = get("/ids/decode/IVill-bwga?as=base62");
+        assertThat(misspelt.status()).isEqualTo(400);
+        assertThat(misspelt.body().path("parameter").asString()).isEqualTo("id");
+        assertThat(misspelt.body().path("detail").asString()).isEqualTo("id must be a non-negative 64-bit integer "
+                + "in the base62 form that as=base62 names: identifier \"IVill-bwga\" (base62) has '-' at index 5, "
+                + "outside the base62 digits 0-9, A-Z, a-z");
+        Response beyond = get("/ids/decode/zzzzzzzzzzz?as=base62");
+        assertThat(beyond.status()).isEqualTo(400);
+        assertThat(beyond.body().path("detail").asString()).contains("beyond the largest identifier");
+        Response unpadded = get("/ids/decode/1?as=base36-fixed");
+        assertThat(unpadded.status()).isEqualTo(400);
+        assertThat(unpadded.body().path("detail").asString()).contains("the base36-fixed form has exactly 13");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"as=STRING", "as=text", "as=", "as=string&as=string", "as=string&as=number",
+            "as=base64", "as=Base62", "as=base62-FIXED"})
     void anyOtherAsIsABadRequestNamingIt(String query) throws Exception {
         for (String path : new String[] {"/ids/next?", "/ids/decode/1?"}) {
             Response response = get(path + query);
             assertThat(response.status()).as(path + query).isEqualTo(400);
             assertThat(response.contentType()).startsWith("application/problem+json");
             assertThat(response.body().path("parameter").asString()).isEqualTo("as");
-            assertThat(response.body().path("detail").asString())
-                    .isEqualTo("as must be given once, as 'string' or 'number'");
+            assertThat(response.body().path("detail").asString()).isEqualTo("as must be given once, as one of "
+                    + "number, decimal, string, decimal-fixed, base36, base36-fixed, base62, base62-fixed");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.idworker.server;
 
+import io.github.idworker.format.IdFormats;
 import io.github.idworker.service.UnauthorizedException;
 import io.github.idworker.signing.RequestSigner;
 import org.junit.jupiter.api.AfterAll;
@@ -280,6 +281,20 @@ abstract class AbstractPoolServiceAuthTest {
         }
         // signed without the as parameter, sent with it: the query differs, refused like any tampering
         refused(first, PATH + "?" + query, alpha.sign("GET", PATH, "count=2"), 401, "signature");
+
+        // another string form: sent past send(), whose duplicate check reads decimal only, and checked here
+        String fixed = "as=base62-fixed&count=2";
+        SignedHttp.Response formed = SignedHttp.get(first, PATH + "?" + fixed, alpha.sign("GET", PATH, fixed));
+        bodies.add(formed.text());
+        assertThat(formed.status()).as(formed.text()).isEqualTo(200);
+        assertThat(formed.json().size()).isEqualTo(2);
+        for (var id : formed.json()) {
+            assertThat(id.asString()).as(formed.text()).hasSize(11);
+            long value = IdFormats.base62Fixed().parse(id.asString());
+            assertThat(value).isPositive();
+            assertThat(issued.computeIfAbsent("orders", e -> new HashSet<>()).add(value))
+                    .as("ID %d of entity orders handed out twice", value).isTrue();
+        }
     }
 
     @Test

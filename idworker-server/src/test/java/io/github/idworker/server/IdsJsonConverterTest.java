@@ -1,8 +1,11 @@
 package io.github.idworker.server;
 
+import io.github.idworker.format.IdFormat;
+import io.github.idworker.format.IdFormats;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.mock.http.MockHttpOutputMessage;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +28,35 @@ class IdsJsonConverterTest {
 
     @Test
     void writesStringsForAsString() throws IOException {
-        MockHttpOutputMessage out = write(new IdFormat.IdList(new long[] {1, Long.MIN_VALUE}));
+        MockHttpOutputMessage out = write(new IdFormatSwitch.IdList(new long[] {1, Long.MIN_VALUE}, IdFormats.decimal()));
         assertThat(out.getBodyAsString(StandardCharsets.US_ASCII)).isEqualTo("[\"1\",\"-9223372036854775808\"]");
+    }
+
+    @Test
+    void writesEveryOtherFormAsItsIdFormatWritesWithTheLength() throws IOException {
+        long[] ids = {0, 61, 250_593_765_314_527_232L, Long.MAX_VALUE};
+        for (String name : IdFormats.names()) {
+            IdFormat form = IdFormats.named(name);
+            MockHttpOutputMessage out = write(new IdFormatSwitch.IdList(ids, form));
+            StringBuilder expected = new StringBuilder("[");
+            for (long id : ids) {
+                expected.append(expected.length() > 1 ? "," : "").append('"').append(form.format(id)).append('"');
+            }
+            String body = expected.append(']').toString();
+            assertThat(out.getBodyAsString(StandardCharsets.US_ASCII)).as(name).isEqualTo(body);
+            assertThat(out.getHeaders().getContentLength()).as(name).isEqualTo(body.length());
+        }
+        assertThat(write(new IdFormatSwitch.IdList(new long[] {250_593_765_314_527_232L}, IdFormats.base62Fixed()))
+                .getBodyAsString(StandardCharsets.US_ASCII)).isEqualTo("[\"0IVillXbwga\"]");
+    }
+
+    @Test
+    void jacksonWritesTheSameStringsShouldThisConverterNotBeChosen() {
+        JsonMapper json = JsonMapper.builder().build();
+        assertThat(json.writeValueAsString(new IdFormatSwitch.IdList(new long[] {61, 62}, IdFormats.base62())))
+                .isEqualTo("[\"z\",\"10\"]");
+        assertThat(json.writeValueAsString(new IdFormatSwitch.IdList(new long[] {-1}, IdFormats.decimal())))
+                .isEqualTo("[\"-1\"]");
     }
 
     @Test
@@ -37,7 +67,7 @@ class IdsJsonConverterTest {
     @Test
     void handlesIdentifierBodiesOnlyAndReadsNothing() {
         assertThat(converter.canWrite(long[].class, MediaType.APPLICATION_JSON)).isTrue();
-        assertThat(converter.canWrite(IdFormat.IdList.class, null)).isTrue();
+        assertThat(converter.canWrite(IdFormatSwitch.IdList.class, null)).isTrue();
         assertThat(converter.canWrite(IdController.DecodedIdResponse.class, MediaType.APPLICATION_JSON)).isFalse();
         assertThat(converter.canWrite(long[].class, MediaType.TEXT_PLAIN)).isFalse();
         assertThat(converter.canRead(long[].class, MediaType.APPLICATION_JSON)).isFalse();

@@ -75,11 +75,13 @@ class SegmentEndpointsTest {
         String tag = newTag();
         assertThat(get("/ids/" + endpoint + "/" + tag + "?count=3&as=string").strings()).containsExactly("1", "2", "3");
         assertThat(get("/ids/" + endpoint + "/" + tag + "?as=number").ids()).containsExactly(4);
+        assertThat(get("/ids/" + endpoint + "/" + tag + "?count=2&as=base62-fixed").strings())
+                .containsExactly("00000000005", "00000000006");
         SampleHttp.Response refused = get("/ids/" + endpoint + "/" + tag + "?as=json");
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().path("parameter").asString()).isEqualTo("as");
-        // refused before the endpoint ran: the next number is still 5
-        assertThat(get("/ids/" + endpoint + "/" + tag).ids()).containsExactly(5);
+        // refused before the endpoint ran: the next number is still 7
+        assertThat(get("/ids/" + endpoint + "/" + tag).ids()).containsExactly(7);
     }
 
     @ParameterizedTest(name = "{0} count={1}")

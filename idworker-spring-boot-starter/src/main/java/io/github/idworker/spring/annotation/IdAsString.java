@@ -1,11 +1,14 @@
 package io.github.idworker.spring.annotation;
 
 import com.fasterxml.jackson.annotation.JacksonAnnotationsInside;
+import io.github.idworker.format.IdFormat;
+import io.github.idworker.format.IdFormats;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.databind.BeanProperty;
+import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.SerializationContext;
@@ -35,12 +38,16 @@ import java.util.List;
  * <pre class="code">
  * public record Order(&#64;IdAsString long id, &#64;IdAsString List&lt;Long&gt; lineIds, String customer) { }
  * // {"id":"250593765314527232","lineIds":["250593765314527233"],"customer":"ada"}
+ * public record Invoice(&#64;IdAsString(format = "base62", prefix = "inv_") long id) { }
+ * // {"id":"inv_IVillXbwga"}
  * </pre>
  *
- * Only the annotated values change; other numbers stay numbers. Reading accepts a JSON string of decimal digits
- * with an optional leading {@code -} (the form written) or a JSON integer, and refuses anything else (a
- * fraction, {@code "+1"}, {@code " 1"}, {@code "1e3"}, a value beyond {@code long}) with an error naming the
- * property, so an identifier is never rounded or guessed.
+ * Only the annotated values change; other numbers stay numbers. In the default form, {@code decimal}, reading
+ * accepts a JSON string of decimal digits with an optional leading {@code -} (the form written) or a JSON integer,
+ * and refuses anything else (a fraction, {@code "+1"}, {@code " 1"}, {@code "1e3"}, a value beyond {@code long})
+ * with an error naming the property, so an identifier is never rounded or guessed. Any other {@link #format()} (or
+ * a {@link #prefix()}) is an {@link IdFormat} of {@link IdFormats#named}: written as that form writes, read back
+ * only from a JSON string that form {@linkplain IdFormat#parse parses}, and a negative value is refused both ways.
  */
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -50,15 +57,45 @@ import java.util.List;
 @JsonDeserialize(using = IdAsString.Reader.class)
 public @interface IdAsString {
 
+    /**
+     * Name of the string form ({@link IdFormats#named}): {@code decimal} (also {@code string}), {@code decimal-fixed},
+     * {@code base36}, {@code base36-fixed}, {@code base62} or {@code base62-fixed}. Another name fails when Jackson
+     * first meets the property, with an error naming the property and the names allowed.
+     */
+    String format() default IdFormats.DECIMAL;
+
+    /** Prefix written before every identifier and required when reading ({@link IdFormat#withPrefix}); none if empty. */
+    String prefix() default "";
+
     /** Writes a {@code long}, {@code Long}, {@code long[]}, {@code Long[]} or collection of them as strings. */
     final class Writer extends ValueSerializer<Object> {
+
+        /** The form of the annotation's {@code format}; null for the default decimal form (any long, signed). */
+        private final @Nullable IdFormat form;
+        private final String property;
+
+        /** The form Jackson instantiates from the annotation; {@link #createContextual} gives the working one. */
+        public Writer() {
+            this(null, "identifier");
+        }
+
+        private Writer(@Nullable IdFormat form, String property) {
+            this.form = form;
+            this.property = property;
+        }
+
+        @Override
+        public ValueSerializer<?> createContextual(SerializationContext ctxt, @Nullable BeanProperty property) {
+            IdFormat form = IdStringForms.of(ctxt, property);
+            return form == null ? this : new Writer(form, property != null ? property.getName() : "identifier");
+        }
 
         @Override
         public void serialize(Object value, JsonGenerator gen, SerializationContext ctxt) {
             if (value instanceof long[] array) {
                 gen.writeStartArray(value, array.length);
                 for (long id : array) {
-                    gen.writeString(Long.toString(id));
+                    gen.writeString(text(id, ctxt));
                 }
                 gen.writeEndArray();
             } else if (value instanceof Object[] array) {
@@ -78,35 +115,49 @@ public @interface IdAsString {
             }
         }
 
-        private static void writeOne(Object id, JsonGenerator gen, SerializationContext ctxt) {
+        private void writeOne(@Nullable Object id, JsonGenerator gen, SerializationContext ctxt) {
             if (id == null) {
                 gen.writeNull();
             } else if (id instanceof Long || id instanceof Integer || id instanceof Short || id instanceof Byte) {
-                gen.writeString(Long.toString(((Number) id).longValue()));
+                gen.writeString(text(((Number) id).longValue(), ctxt));
             } else {
                 ctxt.reportBadDefinition(id.getClass(), "@IdAsString applies to long, Long, long[], Long[] and "
                         + "collections of Long; found " + id.getClass().getName());
             }
         }
+
+        private String text(long id, SerializationContext ctxt) {
+            if (form == null) {
+                return Long.toString(id);
+            }
+            try {
+                return form.format(id);
+            } catch (IllegalArgumentException negative) {
+                throw DatabindException.from(ctxt, property + ": " + negative.getMessage(), negative);
+            }
+        }
     }
 
     /**
-     * Reads what {@link Writer} writes (or plain JSON integers) into the annotated property's type, chosen from
-     * the property when Jackson builds the deserializer.
+     * Reads what {@link Writer} writes (in the default decimal form, also plain JSON integers) into the annotated
+     * property's type, chosen from the property when Jackson builds the deserializer.
      */
     final class Reader extends ValueDeserializer<Object> {
 
         private final @Nullable JavaType type;
         private final @Nullable String property;
+        /** As {@link Writer}'s: null for the default decimal form. */
+        private final @Nullable IdFormat form;
 
         /** The form Jackson instantiates from the annotation; {@link #createContextual} gives the working one. */
         public Reader() {
-            this(null, null);
+            this(null, null, null);
         }
 
-        private Reader(@Nullable JavaType type, @Nullable String property) {
+        private Reader(@Nullable JavaType type, @Nullable String property, @Nullable IdFormat form) {
             this.type = type;
             this.property = property;
+            this.form = form;
         }
 
         @Override
@@ -115,7 +166,7 @@ public @interface IdAsString {
             if (t == null) {
                 return this;
             }
-            return new Reader(t, property != null ? property.getName() : null);
+            return new Reader(t, property != null ? property.getName() : null, IdStringForms.of(ctxt, property));
         }
 
         @Override
@@ -164,6 +215,17 @@ public @interface IdAsString {
 
         private Long readOne(JsonParser p, DeserializationContext ctxt) {
             JsonToken t = p.currentToken();
+            if (form != null) {
+                if (t == JsonToken.VALUE_STRING) {
+                    try {
+                        return form.parse(p.getString());
+                    } catch (IllegalArgumentException e) {
+                        return reject(ctxt, String.valueOf(e.getMessage()));
+                    }
+                }
+                return reject(ctxt, "expected an identifier as a JSON string in the " + form + " form; found "
+                        + describe(p, t));
+            }
             if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
                 return p.getLongValue();
             }

@@ -1,6 +1,7 @@
 package io.github.idworker.server;
 
-import io.github.idworker.spring.annotation.IdAsString;
+import io.github.idworker.format.IdFormat;
+import io.github.idworker.format.IdFormats;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -19,18 +20,26 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
- * The server's {@code ?as=string} switch: every endpoint that answers identifiers ({@code /ids/next},
+ * The server's {@code ?as=} switch: every endpoint that answers identifiers ({@code /ids/next},
  * {@code /ids/segment/{tag}}, {@code /ids/sequence/{tag}}, {@code /ids/decode/{id}}, {@code /pools/{entity}/ids})
- * writes them as JSON strings ({@code ["250593765314527232"]}) when asked with {@code as=string}, for JavaScript
- * callers whose numbers lose digits beyond 2<sup>53</sup>; {@code as=number} (or no {@code as}) keeps numbers.
- * Any other value is refused with a 400 naming {@code as} <em>before</em> the endpoint runs, so no identifier is
- * taken for an answer that is never sent. Both forms are written by {@link IdsJsonConverter}.
+ * writes them as JSON strings in a form of {@link IdFormats} when asked with its name — {@code as=string} (or
+ * {@code decimal}: {@code ["250593765314527232"]}, for JavaScript callers whose numbers lose digits beyond
+ * 2<sup>53</sup>), {@code decimal-fixed}, {@code base36}, {@code base36-fixed}, {@code base62},
+ * {@code base62-fixed}; {@code as=number} (or no {@code as}) keeps numbers. {@code /ids/decode/{id}} also reads its
+ * {@code id} in that form. Any other value is refused with a 400 naming {@code as} and the values allowed
+ * <em>before</em> the endpoint runs, so no identifier is taken for an answer that is never sent. Lists are written
+ * by {@link IdsJsonConverter}.
  */
 @Configuration(proxyBeanMethods = false)
-public class IdFormat implements WebMvcConfigurer {
+public class IdFormatSwitch implements WebMvcConfigurer {
 
     /** The query parameter. */
     static final String PARAMETER = "as";
+    /** The value that keeps JSON numbers. */
+    static final String NUMBER = "number";
+
+    private static final String ALLOWED = "must be given once, as one of " + NUMBER + ", "
+            + String.join(", ", IdFormats.names());
 
     /** Identifier lists as JSON without Jackson, ahead of it ({@link IdsJsonConverter}). */
     @Override
@@ -43,25 +52,29 @@ public class IdFormat implements WebMvcConfigurer {
         registry.addInterceptor(new HandlerInterceptor() {
             @Override
             public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-                asStrings(request);
+                requested(request);
                 return true;
             }
         });
     }
 
-    /** Whether the request asks for strings; throws {@link InvalidParameterException} for a value not allowed. */
-    static boolean asStrings(HttpServletRequest request) {
+    /**
+     * The string form the request asks for; null for JSON numbers (no {@code as}, or {@code as=number}).
+     *
+     * @throws InvalidParameterException naming {@code as} and the values allowed, for any other value
+     */
+    static @Nullable IdFormat requested(HttpServletRequest request) {
         String[] values = request.getParameterValues(PARAMETER);
         if (values == null) {
-            return false;
+            return null;
         }
-        if (values.length != 1 || !(values[0].equals("string") || values[0].equals("number"))) {
-            throw new InvalidParameterException(PARAMETER, "must be given once, as 'string' or 'number'");
+        if (values.length != 1 || !(values[0].equals(NUMBER) || IdFormats.names().contains(values[0]))) {
+            throw new InvalidParameterException(PARAMETER, ALLOWED);
         }
-        return values[0].equals("string");
+        return values[0].equals(NUMBER) ? null : IdFormats.named(values[0]);
     }
 
-    /** Rewrites identifier bodies for {@code as=string}; everything else passes unchanged. */
+    /** Rewrites identifier bodies for a string form; everything else passes unchanged. */
     @ControllerAdvice
     static class Advice implements ResponseBodyAdvice<Object> {
 
@@ -81,31 +94,45 @@ public class IdFormat implements WebMvcConfigurer {
                     || servlet.getServletRequest().getParameterValues(PARAMETER) == null) {
                 return body;
             }
-            boolean strings;
+            IdFormat form;
             try {
-                strings = asStrings(servlet.getServletRequest());
+                form = requested(servlet.getServletRequest());
             } catch (InvalidParameterException alreadyAnswered) {
                 // the interceptor refused it first; this body is that refusal's problem document
                 return body;
             }
-            if (!strings) {
+            if (form == null) {
                 return body;
             }
             if (body instanceof long[] ids) {
-                return new IdList(ids);
+                return new IdList(ids, form);
             }
             if (body instanceof IdController.DecodedIdResponse d) {
-                return new DecodedIdAsString(d.id(), d.timestamp(), d.workerId(), d.sequence());
+                return new DecodedIdAsString(form.format(d.id()), d.timestamp(), d.workerId(), d.sequence());
             }
             return body;
         }
     }
 
-    /** An array of identifiers written as a JSON array of strings. */
-    record IdList(@com.fasterxml.jackson.annotation.JsonValue @IdAsString long[] ids) {
+    /** An array of identifiers to be written as a JSON array of strings in {@code form}. */
+    record IdList(long[] ids, IdFormat form) {
+
+        /**
+         * What Jackson writes should {@link IdsJsonConverter} not be chosen; the decimal form as
+         * {@link Long#toString(long)}, sign and all, as this list has always been written.
+         */
+        @com.fasterxml.jackson.annotation.JsonValue
+        String[] strings() {
+            String[] out = new String[ids.length];
+            boolean decimal = form.equals(IdFormats.decimal());
+            for (int i = 0; i < ids.length; i++) {
+                out[i] = decimal ? Long.toString(ids[i]) : form.format(ids[i]);
+            }
+            return out;
+        }
     }
 
-    /** {@link IdController.DecodedIdResponse} with its identifier as a string. */
-    record DecodedIdAsString(@IdAsString long id, String timestamp, long workerId, long sequence) {
+    /** {@link IdController.DecodedIdResponse} with its identifier in a string form. */
+    record DecodedIdAsString(String id, String timestamp, long workerId, long sequence) {
     }
 }
