@@ -39,6 +39,7 @@ public final class StoreLocations {
 
     /** What precedes {@code password: YES|NO} in MySQL's and MariaDB's refusal of a login. */
     private static final Pattern USING_PASSWORD = Pattern.compile("(?i)\\(using\\s$");
+    private static final Pattern USING_PASSWORD_VALUE = Pattern.compile("(YES|NO)\\)[,.;:]?");
 
     private StoreLocations() {
     }
@@ -59,9 +60,8 @@ public final class StoreLocations {
 
     /** {@code (using password: YES)}: whether a password was sent, which is no secret. */
     private static boolean isUsingPassword(String text, MatchResult m) {
-        // the value runs to the next space or quote, so it takes the closing parenthesis along
-        String value = m.group(2);
-        return (value.equals("YES)") || value.equals("NO)")) && m.group(1).toLowerCase(Locale.ROOT).startsWith("password")
-                && USING_PASSWORD.matcher(text.substring(Math.max(0, m.start() - 7), m.start())).find();
+        // the value runs to the next space or quote, so it takes the closing parenthesis (and a comma) along
+        return USING_PASSWORD_VALUE.matcher(m.group(2)).matches()
+                && m.group(1).toLowerCase(Locale.ROOT).startsWith("password") && USING_PASSWORD.matcher(text.substring(Math.max(0, m.start() - 7), m.start())).find();
     }
 }

@@ -44,7 +44,8 @@ class StoreLocationsTest {
             "127.0.0.1:6379", "cluster [127.0.0.1:7000, 127.0.0.1:7001]", "redis://cache:6379/0",
             "jdbc:mysql://db/ids?user=app&passwordCharacterEncoding", "table idworker_segment at jdbc:h2:mem:x",
             "(conn=12) Access denied for user 'app'@'10.0.0.5' (using password: YES)",
-            "Access denied for user 'root'@'localhost' (Using password: NO)"})
+            "Access denied for user 'root'@'localhost' (Using password: NO)",
+            "refused the login of user 'app' (using password: YES), so idworker could not connect"})
     void locationsWithoutSecretsStayAsTheyAre(String location) {
         assertThat(StoreLocations.redact(location)).isEqualTo(location);
     }

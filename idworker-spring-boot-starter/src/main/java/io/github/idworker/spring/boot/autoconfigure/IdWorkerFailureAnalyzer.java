@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.CenterLoginRefusedException;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
@@ -107,6 +108,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             }
             return "Update your application's configuration: correct '" + config.getProperty()
                     + "' as described above (application.properties/yml, environment variables or command line).";
+        }
+        if (cause instanceof CenterLoginRefusedException) {
+            return "The database answered and refused the login: correct spring.datasource.username and "
+                    + "spring.datasource.password (or the password in the URL), or let that user connect from this "
+                    + "host to this database.";
         }
         if (cause instanceof CenterUnavailableException) {
             return "Make sure the centre named above is running and reachable from this host, and that "
