@@ -50,8 +50,8 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     }
 
     private String action(IdWorkerException cause) {
-        if (cause instanceof SingleDataSource.MissingDataSourceException missing) {
-            return missing.action();
+        if (cause instanceof ExplainedConfigurationException explained) {
+            return explained.action();
         }
         if (cause instanceof IdWorkerConfigurationException config) {
             String message = String.valueOf(config.getMessage());
