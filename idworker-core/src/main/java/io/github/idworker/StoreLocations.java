@@ -1,5 +1,7 @@
 package io.github.idworker;
 
+import java.util.Locale;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,7 +21,8 @@ import java.util.regex.Pattern;
  *       {@code name: value}. A value ends at {@code ;}, {@code &}, white space or a quote.</li>
  * </ul>
  * User names ({@code user=}, {@code username=}) are kept: they are no secret and tell an operator which account
- * a database refused.
+ * a database refused. So is MySQL's and MariaDB's {@code (using password: YES)} / {@code (using password: NO)}: it
+ * says whether a password was sent, not what it was, and tells a wrong password from a missing one.
  */
 public final class StoreLocations {
 
@@ -34,6 +37,10 @@ public final class StoreLocations {
                     + "|private[_\\-]?key)[\\w.\\-]*[\"']?\\s*[=:]\\s*[\"']?)(\\{[^}]*}?|[^;&\\s\"']*)",
             Pattern.CASE_INSENSITIVE);
 
+    /** What precedes {@code password: YES|NO} in MySQL's and MariaDB's refusal of a login. */
+    private static final Pattern USING_PASSWORD = Pattern.compile("(?i)\\(using\\s$");
+    private static final Pattern USING_PASSWORD_VALUE = Pattern.compile("(YES|NO)\\)[,.;:]?");
+
     private StoreLocations() {
     }
 
@@ -47,6 +54,14 @@ public final class StoreLocations {
             return text;
         }
         String withoutUserInfo = USER_INFO.matcher(text).replaceAll("//" + Matcher.quoteReplacement(MASK) + "@");
-        return SECRET_PARAMETER.matcher(withoutUserInfo).replaceAll("$1" + Matcher.quoteReplacement(MASK));
+        return SECRET_PARAMETER.matcher(withoutUserInfo).replaceAll(m -> Matcher.quoteReplacement(
+                isUsingPassword(withoutUserInfo, m) ? m.group() : m.group(1) + MASK));
+    }
+
+    /** {@code (using password: YES)}: whether a password was sent, which is no secret. */
+    private static boolean isUsingPassword(String text, MatchResult m) {
+        // the value runs to the next space or quote, so it takes the closing parenthesis (and a comma) along
+        return USING_PASSWORD_VALUE.matcher(m.group(2)).matches()
+                && m.group(1).toLowerCase(Locale.ROOT).startsWith("password") && USING_PASSWORD.matcher(text.substring(Math.max(0, m.start() - 7), m.start())).find();
     }
 }

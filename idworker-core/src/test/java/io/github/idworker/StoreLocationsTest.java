@@ -1,5 +1,6 @@
 package io.github.idworker;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
@@ -41,9 +42,19 @@ class StoreLocationsTest {
     @ParameterizedTest
     @ValueSource(strings = {"jdbc:h2:mem:test;DB_CLOSE_DELAY=-1", "jdbc:postgresql://db:5432/ids?user=app&ssl=true",
             "127.0.0.1:6379", "cluster [127.0.0.1:7000, 127.0.0.1:7001]", "redis://cache:6379/0",
-            "jdbc:mysql://db/ids?user=app&passwordCharacterEncoding", "table idworker_segment at jdbc:h2:mem:x"})
+            "jdbc:mysql://db/ids?user=app&passwordCharacterEncoding", "table idworker_segment at jdbc:h2:mem:x",
+            "(conn=12) Access denied for user 'app'@'10.0.0.5' (using password: YES)",
+            "Access denied for user 'root'@'localhost' (Using password: NO)",
+            "refused the login of user 'app' (using password: YES), so idworker could not connect"})
     void locationsWithoutSecretsStayAsTheyAre(String location) {
         assertThat(StoreLocations.redact(location)).isEqualTo(location);
+    }
+
+    /** Only MySQL's phrase keeps its YES: a password that happens to be "YES" elsewhere is masked. */
+    @Test
+    void aPasswordYesOutsideMysqlsPhraseIsMasked() {
+        assertThat(StoreLocations.redact("jdbc:h2:mem:x;PASSWORD=YES")).isEqualTo("jdbc:h2:mem:x;PASSWORD=***");
+        assertThat(StoreLocations.redact("password: NO")).isEqualTo("password: ***");
     }
 
     @ParameterizedTest
@@ -58,7 +69,8 @@ class StoreLocationsTest {
             "connect failed (url 'jdbc:h2:tcp://db/x;PASSWORD=Sup3rS3cret')",
             "Unable to connect to redis://default:Sup3rS3cret@cache:6379 after 3 attempts",
             "bad setting spring.datasource.password=Sup3rS3cret in the environment",
-            "property \"password\" = \"Sup3rS3cret\" rejected"})
+            "property \"password\" = \"Sup3rS3cret\" rejected",
+            "login refused (using password: Sup3rS3cret)"})
     void driverMessagesQuotingALocationLoseItsSecrets(String message) {
         String redacted = StoreLocations.redact(message);
         assertThat(redacted).doesNotContain("Sup3rS3cret").contains(StoreLocations.MASK);

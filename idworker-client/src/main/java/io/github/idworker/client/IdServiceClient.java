@@ -1,6 +1,7 @@
 package io.github.idworker.client;
 
 import io.github.idworker.signing.RequestSigner;
+import io.github.idworker.signing.SecretForm;
 import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
@@ -324,10 +325,19 @@ public final class IdServiceClient implements AutoCloseable {
             return this;
         }
 
-        /** The application's secret, the HMAC key of every signature; required, never sent, printed or logged. */
+        /**
+         * The application's secret, the HMAC key of every signature, as the ID service issued it: required, 16 to 256
+         * printable ASCII characters without spaces ({@link SecretForm}); never sent, printed or logged. A secret of
+         * another form is refused here, since the service would refuse every call signed with it.
+         */
         public Builder secret(@Nullable String secret) {
             if (secret == null || secret.isBlank()) {
                 throw new IllegalArgumentException("secret must not be blank");
+            }
+            String problem = SecretForm.problem(secret);
+            if (problem != null) {
+                // the length or a position, never the secret
+                throw new IllegalArgumentException("secret " + problem + "; allowed: " + SecretForm.ALLOWED);
             }
             this.secret = secret;
             return this;

@@ -56,6 +56,31 @@ class IdServiceClientBuilderTest {
         refused(b -> b.failureThreshold(0), "failureThreshold must be at least 1, was 0");
     }
 
+    /** A secret the service would refuse at every call fails when the client is built, saying what is allowed. */
+    @Test
+    void aSecretOfAFormTheServiceRefusesFailsNamingTheArgumentAndTheFormNeverTheSecret() {
+        String allowed = "; allowed: 16 to 256 printable ASCII characters without spaces, the form the ID service "
+                + "issues and accepts";
+        String shortOne = "hunter2-short";
+        String withSpace = "correct horse battery staple";
+        String nonAscii = "s\u00e9cret-0123456789abcdef";
+        assertThatThrownBy(() -> valid().secret(shortOne)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("secret must be 16 to 256 characters, was 13" + allowed);
+        assertThatThrownBy(() -> valid().secret("x".repeat(257)))
+                .hasMessage("secret must be 16 to 256 characters, was 257" + allowed);
+        assertThatThrownBy(() -> valid().secret(withSpace))
+                .hasMessage("secret must be printable ASCII without spaces (character 8 is not)" + allowed);
+        assertThatThrownBy(() -> valid().secret(nonAscii)).hasMessageStartingWith("secret must be printable ASCII")
+                .hasMessageNotContaining("s\u00e9cret");
+        for (String bad : new String[] {shortOne, withSpace, nonAscii}) {
+            assertThatThrownBy(() -> valid().secret(bad)).hasMessageNotContaining(bad);
+        }
+        // the service's own drawn form (43 characters of Base64url) and the boundaries pass
+        assertThat(valid().secret("x".repeat(16))).isNotNull();
+        assertThat(valid().secret("!~" + "x".repeat(254))).isNotNull();
+        assertThat(valid().secret("AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE")).isNotNull();
+    }
+
     @Test
     void requiredSettingsAreNamedWhenMissing() {
         assertThatThrownBy(() -> IdServiceClient.builder().secret(SECRET).build()).hasMessage("appKey must be set");

@@ -424,9 +424,9 @@ class IdServiceClientFailoverTest {
     void aWrongSecretIsRefusedAsASignatureProblemByEveryEnvironment() throws IOException {
         List<StandIn> envs = StandIn.several(2);
         toClose.addAll(envs);
-        IdServiceClient client = build(StandIn.client(envs).secret("not-the-secret"));
+        IdServiceClient client = build(StandIn.client(envs).secret("not-the-secret-0123456789"));
         assertThatThrownBy(() -> client.fetch("user", 1)).isInstanceOfSatisfying(IdServiceRefusedException.class,
-                e -> assertThat(e.getStatus()).isEqualTo(401)).hasMessageNotContaining("not-the-secret");
+                e -> assertThat(e.getStatus()).isEqualTo(401)).hasMessageNotContaining("not-the-secret-0123456789");
         assertThat(envs.get(0).refusedSignatures()).isEqualTo(1);
         assertThat(envs.get(1).refusedSignatures()).isEqualTo(1);
     }

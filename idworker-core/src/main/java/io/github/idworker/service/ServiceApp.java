@@ -2,6 +2,7 @@ package io.github.idworker.service;
 
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.pool.PoolEntity;
+import io.github.idworker.signing.SecretForm;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
@@ -35,8 +36,8 @@ public final class ServiceApp {
     public static final String POOL_FAMILY = "pool";
     public static final int DEFAULT_MAX_PER_SECOND = 10_000;
     /** Secrets are at least this long: an HMAC key of fewer characters is guessable offline from one signed call. */
-    public static final int MIN_SECRET_LENGTH = 16;
-    public static final int MAX_SECRET_LENGTH = 256;
+    public static final int MIN_SECRET_LENGTH = SecretForm.MIN_LENGTH;
+    public static final int MAX_SECRET_LENGTH = SecretForm.MAX_LENGTH;
 
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
@@ -101,16 +102,9 @@ public final class ServiceApp {
             throw new IdWorkerConfigurationException(property, "must be set: the application signs every call with it");
         }
         // the secret itself is never repeated in a message
-        if (secret.length() < MIN_SECRET_LENGTH || secret.length() > MAX_SECRET_LENGTH) {
-            throw new IdWorkerConfigurationException(property, "must be " + MIN_SECRET_LENGTH + " to "
-                    + MAX_SECRET_LENGTH + " characters, was " + secret.length());
-        }
-        for (int i = 0; i < secret.length(); i++) {
-            char c = secret.charAt(i);
-            if (c < 0x21 || c > 0x7e) {
-                throw new IdWorkerConfigurationException(property, "must be printable ASCII without spaces (character "
-                        + (i + 1) + " is not)");
-            }
+        String problem = SecretForm.problem(secret);
+        if (problem != null) {
+            throw new IdWorkerConfigurationException(property, problem);
         }
         return secret;
     }

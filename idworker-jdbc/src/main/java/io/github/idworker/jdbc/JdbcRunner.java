@@ -1,5 +1,6 @@
 package io.github.idworker.jdbc;
 
+import io.github.idworker.CenterLoginRefusedException;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.StoreLocations;
 import org.jspecify.annotations.Nullable;
@@ -46,7 +47,8 @@ import java.util.function.UnaryOperator;
  *       run again.</li>
  *   <li>Any other failure becomes a {@link CenterUnavailableException} naming what was done, the table and the
  *       database URL, with secrets removed from the URL and from the driver's message
- *       ({@link StoreLocations#redact(String)}).</li>
+ *       ({@link StoreLocations#redact(String)}); a login the database refused, a {@link CenterLoginRefusedException}
+ *       naming the user and whether a password was sent.</li>
  * </ol>
  */
 public final class JdbcRunner {
@@ -361,12 +363,21 @@ public final class JdbcRunner {
         try {
             return dataSource.getConnection();
         } catch (SQLException e) {
-            throw new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
-                    + " (spring.datasource.url): " + describe(e), e);
+            throw connectFailure(what, e, describe(e));
         } catch (RuntimeException e) {
-            throw new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
-                    + " (spring.datasource.url): " + StoreLocations.redact(String.valueOf(e.getMessage())), e);
+            throw connectFailure(what, e, StoreLocations.redact(String.valueOf(e.getMessage())));
         }
+    }
+
+    /** A refused login is no unreachable database: it names the account and its properties instead of the URL. */
+    private CenterUnavailableException connectFailure(String what, Exception e, String message) {
+        if (RefusedLogin.isRefusedLogin(e)) {
+            return new CenterLoginRefusedException("The database at " + location() + " refused the login of "
+                    + RefusedLogin.account(dataSource) + ", so idworker could not " + what
+                    + " (spring.datasource.username, spring.datasource.password): " + message, e);
+        }
+        return new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
+                + " (spring.datasource.url): " + message, e);
     }
 
     /** The driver's message without credentials, and which timeout ended the call when one did. */

@@ -29,6 +29,8 @@ import java.lang.annotation.Target;
  *
  * A bean of your own named {@code dbSequenceManager}, {@code redisSequenceManager} or {@code zookeeperSequenceManager} (any
  * {@link io.github.idworker.lease.ISequenceManager}) replaces the default one and is the one the worker uses.
+ * An {@code ISequenceManager} bean under any other name (or the name of a mode that is not enabled) fails the
+ * startup naming it and the name to give it, unless it is declared {@code @Bean(autowireCandidate = false)}.
  * The worker borrows its worker id when the context starts and returns it when the context closes.
  */
 @Target(ElementType.TYPE)

@@ -3,7 +3,8 @@ package io.github.idworker.spring.annotation;
 import org.springframework.core.annotation.AnnotationAttributes;
 
 /**
- * Picks the configuration for {@link EnableIdWorker#mode()}, plus the worker health indicator's. It names the
+ * Picks the configuration for {@link EnableIdWorker#mode()}, plus the worker health indicator's and the check of the
+ * application's {@code ISequenceManager} bean names. It names the
  * configuration classes as strings, so an absent optional jar (spring-jdbc, spring-data-redis,
  * idworker-zookeeper and Curator, spring-boot-health) never breaks class loading, and a mode whose library is
  * missing fails naming what to add.
@@ -14,6 +15,8 @@ public class IdWorkerConfigurationSelector extends EnableSelector {
     static final String REDIS_CONFIG = "io.github.idworker.spring.boot.autoconfigure.RedisIdWorkerConfig";
     /** Imported with either mode; it skips itself unless spring-boot-health is present and the indicator enabled. */
     static final String HEALTH_CONFIG = "io.github.idworker.spring.boot.autoconfigure.IdWorkerHealthConfig";
+    /** Imported with every mode: fails the startup when an ISequenceManager bean carries a name the worker ignores. */
+    static final String NAME_CHECK = "io.github.idworker.spring.boot.autoconfigure.SequenceManagerNameCheck";
     static final String ZOOKEEPER_CONFIG = "io.github.idworker.spring.boot.autoconfigure.ZookeeperIdWorkerConfig";
     static final String CURATOR_FRAMEWORK = "org.apache.curator.framework.CuratorFramework";
     static final String ZOOKEEPER_SEQUENCE_MANAGER = "io.github.idworker.lease.zookeeper.ZookeeperSequenceManager";
@@ -26,10 +29,10 @@ public class IdWorkerConfigurationSelector extends EnableSelector {
     String[] select(AnnotationAttributes attributes) {
         CenterMode mode = attributes.getEnum("mode");
         return switch (mode) {
-            case DB -> new String[] {DB_CONFIG, HEALTH_CONFIG};
+            case DB -> new String[] {DB_CONFIG, HEALTH_CONFIG, NAME_CHECK};
             case REDIS -> {
                 requireRedis("@EnableIdWorker(mode = CenterMode.REDIS)", "");
-                yield new String[] {REDIS_CONFIG, HEALTH_CONFIG};
+                yield new String[] {REDIS_CONFIG, HEALTH_CONFIG, NAME_CHECK};
             }
             case ZOOKEEPER -> {
                 String what = "@EnableIdWorker(mode = CenterMode.ZOOKEEPER)";
@@ -37,7 +40,7 @@ public class IdWorkerConfigurationSelector extends EnableSelector {
                         "add io.github.idworker:idworker-zookeeper to the application's dependencies");
                 requireClass(CURATOR_FRAMEWORK, what, "Apache Curator (curator-framework)",
                         "add io.github.idworker:idworker-zookeeper, which brings it, to the application's dependencies");
-                yield new String[] {ZOOKEEPER_CONFIG, HEALTH_CONFIG};
+                yield new String[] {ZOOKEEPER_CONFIG, HEALTH_CONFIG, NAME_CHECK};
             }
         };
     }

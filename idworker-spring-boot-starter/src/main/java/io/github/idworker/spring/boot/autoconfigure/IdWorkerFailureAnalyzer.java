@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.CenterLoginRefusedException;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.ClockAheadOfCentreException;
 import io.github.idworker.ClockMovedBackwardsException;
@@ -12,11 +13,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
 
 /**
  * Turns an {@link IdWorkerException} that stopped the application from starting into one description (the
  * exception's message, which names the property or the centre's host and port, with credentials removed by
- * {@link StoreLocations#redact(String)}) and one action.
+ * {@link StoreLocations#redact(String)}) and one action. When the message names a duration that was written as a
+ * bare number, the description adds how Spring Boot read it: {@code idworker.lease.ttl=15 was read as 15 ms (a number
+ * without a unit is milliseconds)}.
  */
 public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerException> {
 
@@ -24,6 +28,19 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     private static final String SEGMENT_INITIALIZE_SCHEMA = "idworker.segment.initialize-schema";
     private static final String SERIAL_INITIALIZE_SCHEMA = "idworker.serial.initialize-schema";
     private static final String POOL_INITIALIZE_SCHEMA = "idworker.pool.initialize-schema";
+
+    /** Where the properties of the failed startup are read; {@code null} in tests that pass none. */
+    private final @Nullable Environment environment;
+
+    /** Spring Boot passes the failed context's environment, to tell how its durations were written. */
+    public IdWorkerFailureAnalyzer(Environment environment) {
+        this.environment = environment;
+    }
+
+    /** Without the environment: every analysis but the duration hints. */
+    IdWorkerFailureAnalyzer() {
+        this.environment = null;
+    }
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, IdWorkerException cause) {
@@ -33,8 +50,24 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     /** Redacted once more here: a message of any source may quote a data source URL or a Redis URI. */
     private String description(Throwable rootFailure, IdWorkerException cause) {
         String bean = beanName(rootFailure);
-        return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    "
-                + StoreLocations.redact(String.valueOf(cause.getMessage()));
+        String message = StoreLocations.redact(String.valueOf(cause.getMessage()));
+        return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    " + message
+                + unitHints(message);
+    }
+
+    /** How Spring Boot read each duration the message names that was written without a unit. */
+    private String unitHints(String message) {
+        if (environment == null || !message.contains(IdWorkerProperties.PREFIX + ".")) {
+            return "";
+        }
+        String hints;
+        try {
+            hints = IdworkerPropertyNames.of(environment).unitHints(message);
+        } catch (RuntimeException e) {
+            // a hint is a courtesy: the analysis stands without it
+            return "";
+        }
+        return hints.isEmpty() ? "" : "\n\n    " + hints.replace("\n", "\n    ");
     }
 
     /** The innermost bean whose creation failed, usually the worker, its sequence manager or a segment bean. */
@@ -49,8 +82,8 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     }
 
     private String action(IdWorkerException cause) {
-        if (cause instanceof SingleDataSource.MissingDataSourceException missing) {
-            return missing.action();
+        if (cause instanceof ExplainedConfigurationException explained) {
+            return explained.action();
         }
         if (cause instanceof IdWorkerConfigurationException config) {
             String message = String.valueOf(config.getMessage());
@@ -107,6 +140,11 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             }
             return "Update your application's configuration: correct '" + config.getProperty()
                     + "' as described above (application.properties/yml, environment variables or command line).";
+        }
+        if (cause instanceof CenterLoginRefusedException) {
+            return "The database answered and refused the login: correct spring.datasource.username and "
+                    + "spring.datasource.password (or the password in the URL), or let that user connect from this "
+                    + "host to this database.";
         }
         if (cause instanceof CenterUnavailableException) {
             return "Make sure the centre named above is running and reachable from this host, and that "

@@ -1,6 +1,5 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
-import io.github.idworker.IdWorkerConfigurationException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 
@@ -63,17 +62,10 @@ final class SingleDataSource {
     }
 
     /** No single data source; carries the action the failure analysis shows. */
-    static final class MissingDataSourceException extends IdWorkerConfigurationException {
-
-        private final String action;
+    static final class MissingDataSourceException extends ExplainedConfigurationException {
 
         MissingDataSourceException(String property, String message, String action) {
-            super(property, message);
-            this.action = action;
-        }
-
-        String action() {
-            return action;
+            super(property, message, action);
         }
     }
 }

@@ -105,7 +105,7 @@ class IdServiceClientAutoConfigurationTest {
     static class OwnClient {
         @Bean(destroyMethod = "close")
         IdServiceClient myClient() {
-            return IdServiceClient.builder().appKey("mine").secret("my-secret")
+            return IdServiceClient.builder().appKey("mine").secret("my-secret-0123456789")
                     .environments(List.of(URI.create("http://127.0.0.1:19999"))).build();
         }
     }
@@ -182,6 +182,28 @@ class IdServiceClientAutoConfigurationTest {
                 .run(context -> assertThat(StartupFailures.cause(context.getStartupFailure(),
                         IdWorkerConfigurationException.class).getMessage())
                         .isEqualTo("idworker.client.environments: value [1] is blank; give http(s)://host:port"));
+    }
+
+    /** The service accepts only 16 to 256 printable ASCII characters; any other secret fails here, not at every call. */
+    @Test
+    void aSecretOfAFormTheServiceRefusesFailsTheStartupNamingThePropertyAndNeverTheSecret() {
+        String shortSecret = "hunter2-" + UUID.randomUUID().toString().substring(0, 4);
+        runner.withPropertyValues("idworker.client.environments=http://a:1", "idworker.client.app-key=orders-app",
+                "idworker.client.secret=" + shortSecret).run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.client.secret");
+                    assertThat(cause.getMessage()).isEqualTo("idworker.client.secret: must be 16 to 256 characters, "
+                            + "was 12; allowed: 16 to 256 printable ASCII characters without spaces, the form the ID "
+                            + "service issues and accepts");
+                    FailureAnalysis analysis = StartupFailures.analysis(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("idworker.client.secret");
+                    for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                        assertThat(String.valueOf(t)).doesNotContain(shortSecret);
+                    }
+                    assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain(shortSecret);
+                });
     }
 
     @Test
