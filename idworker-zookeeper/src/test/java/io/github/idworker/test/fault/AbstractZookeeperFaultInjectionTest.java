@@ -118,8 +118,9 @@ abstract class AbstractZookeeperFaultInjectionTest extends AbstractFaultInjectio
         int linesBeforeThaw = frozen.lines().size();
         frozen.thaw();
 
-        String fenced = frozen.await(l -> l.startsWith("STATUS") && WorkerProcess.field(l, "errors") > 0,
-                Duration.ofSeconds(30));
+        // only a status printed after the thaw: one from before the freeze may count errors too
+        String fenced = frozen.awaitFrom(linesBeforeThaw,
+                l -> l.startsWith("STATUS") && WorkerProcess.field(l, "errors") > 0, Duration.ofSeconds(30));
         long issuedWhenFenced = WorkerProcess.field(fenced, "issued");
         Thread.sleep(3 * TTL_MS);
         String still = frozen.lastStatus();
