@@ -9,6 +9,8 @@ import io.github.idworker.test.lease.SequenceManagerStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -27,8 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The {@code ISequenceManager} contract against a 3-master Redis Cluster this test starts on loopback ports
  * ({@link RedisClusterSupport}). Runs with {@code mvn -Preal-services}; needs {@code redis-server} and
  * {@code redis-cli}.
+ *
+ * <p>One test after another, unlike the kit's other centres: {@link
+ * #aStallPausesOnlyTheNodeOfItsNamespaceAndTheClientTimeoutBoundsTheCall} pauses a node that the kit's other tests
+ * use too (a CI run saw a borrow beside it time out).
  */
 @Tag("real-services")
+@Execution(ExecutionMode.SAME_THREAD)
 class RedisClusterSequenceManagerTest extends AbstractSequenceManagerContractTest {
 
     private static RedisClusterSupport cluster;
