@@ -155,8 +155,10 @@ class IdWorkerOperationsTest {
             assertThat(issued(registry, "pool", entity)).isEqualTo(4);
 
             assertThat(registry.get("idworker.lease.state").tag("namespace", namespace).gauge().value()).isEqualTo(1);
+            // seconds until the high-water: positive while the lease holds, at most the lease's 20 s; how much of it is
+            // left depends on when the heartbeat last renewed (0.978 s once seen on a loaded machine)
             assertThat(registry.get("idworker.lease.high.water.remaining").tag("namespace", namespace).gauge().value())
-                    .isBetween(1.0, 20.0);
+                    .isGreaterThan(0.0).isLessThanOrEqualTo(20.0);
             assertThat(registry.get("idworker.lease.worker.id").tag("namespace", namespace).gauge().value())
                     .isEqualTo(context.getBean(AbstractIdWorker.class).currentLease().workerId());
             assertThat(registry.get("idworker.segment.refills").tag("tag", segmentTag).functionTimer().count())
