@@ -37,6 +37,8 @@ public class IdFormatSwitch implements WebMvcConfigurer {
     static final String PARAMETER = "as";
     /** The value that keeps JSON numbers. */
     static final String NUMBER = "number";
+    /** The request attribute holding the form once read ({@link #NUMBER} for numbers). */
+    private static final String ATTRIBUTE = IdFormatSwitch.class.getName() + ".form";
 
     private static final String ALLOWED = "must be given once, as one of " + NUMBER + ", "
             + String.join(", ", IdFormats.names());
@@ -64,6 +66,11 @@ public class IdFormatSwitch implements WebMvcConfigurer {
      * @throws InvalidParameterException naming {@code as} and the values allowed, for any other value
      */
     static @Nullable IdFormat requested(HttpServletRequest request) {
+        // the interceptor, the controller and the body advice all ask: read the parameter once per request
+        Object known = request.getAttribute(ATTRIBUTE);
+        if (known != null) {
+            return known instanceof IdFormat form ? form : null;
+        }
         String[] values = request.getParameterValues(PARAMETER);
         if (values == null) {
             return null;
@@ -71,7 +78,9 @@ public class IdFormatSwitch implements WebMvcConfigurer {
         if (values.length != 1 || !(values[0].equals(NUMBER) || IdFormats.names().contains(values[0]))) {
             throw new InvalidParameterException(PARAMETER, ALLOWED);
         }
-        return values[0].equals(NUMBER) ? null : IdFormats.named(values[0]);
+        IdFormat form = values[0].equals(NUMBER) ? null : IdFormats.named(values[0]);
+        request.setAttribute(ATTRIBUTE, form != null ? form : NUMBER);
+        return form;
     }
 
     /** Rewrites identifier bodies for a string form; everything else passes unchanged. */
