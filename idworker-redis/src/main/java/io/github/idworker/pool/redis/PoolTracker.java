@@ -157,7 +157,7 @@ final class PoolTracker {
      */
     void checkUnlessChecking(TrackedPool pool, boolean followUp) {
         if (pool.checking.compareAndSet(false, true)) {
-            checkHeld(pool);
+            checkHeld(pool, false);
             return;
         }
         if (followUp) {
@@ -170,11 +170,25 @@ final class PoolTracker {
         }
     }
 
-    /** One check with {@code checking} held by the caller; frees it and queues a check asked for meanwhile. */
-    boolean checkHeld(TrackedPool pool) {
+    /**
+     * The check a node's first take of a pool waits for, unless another thread of this node is checking: it ends
+     * once the pool is verified and leaves a trim or refill to the scheduler. The take waits for the comparison
+     * with the table only, not for a refill: appending a million IDs can take longer than its {@code max-wait}.
+     */
+    void verifyUnlessChecking(TrackedPool pool) {
+        if (pool.checking.compareAndSet(false, true)) {
+            checkHeld(pool, true);
+        }
+    }
+
+    /**
+     * One check with {@code checking} held by the caller; frees it and queues a check asked for meanwhile. With
+     * {@code verifyOnly} it ends after the verification and queues the rest as a check of its own.
+     */
+    boolean checkHeld(TrackedPool pool, boolean verifyOnly) {
         pool.checkWanted.set(false); // this check answers every request made before it began
         try {
-            return check(pool);
+            return check(pool, verifyOnly);
         } finally {
             pool.checking.set(false);
             if (pool.checkWanted.get()) {
@@ -254,10 +268,10 @@ final class PoolTracker {
     }
 
     /** One refill check, its outcome kept for snapshots; true when the pool is at or above its threshold afterwards. */
-    private boolean check(TrackedPool pool) {
+    private boolean check(TrackedPool pool, boolean verifyOnly) {
         pool.refillFailure = null;
         try {
-            boolean ok = checkOnce(pool);
+            boolean ok = checkOnce(pool, verifyOnly);
             pool.checked(ok, pool.refillFailure);
             return ok;
         } catch (RuntimeException e) {
@@ -266,7 +280,7 @@ final class PoolTracker {
         }
     }
 
-    private boolean checkOnce(TrackedPool pool) {
+    private boolean checkOnce(TrackedPool pool, boolean verifyOnly) {
         Optional<PoolEntity> row = store.find(pool.key);
         if (row.isEmpty()) {
             forget(pool, "its row is gone from " + store.description());
@@ -282,6 +296,11 @@ final class PoolTracker {
             s = refiller.inspect(pool);
         }
         pool.verified = true;
+        boolean inRange = s.state().equals("OK") && s.level() >= e.thresholdLevel() && s.level() <= e.maxPoolSize();
+        if (verifyOnly && !inRange) {
+            pool.checkWanted.set(true); // the trim or refill runs on the scheduler once this check frees the pool
+            return true;
+        }
         if (s.state().equals("OK") && s.level() > e.maxPoolSize()) {
             refiller.trim(pool, e);
             return true;

@@ -238,7 +238,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             // one thread checks; the others wait for its outcome instead of queueing checks of their own
             try {
                 BoundedCalls.call(() -> {
-                    tracker.checkUnlessChecking(pool, false);
+                    tracker.verifyUnlessChecking(pool);
                     return null;
                 }, deadline, () -> timedOut(pool.key, "its check against the pool table did not end", null));
             } catch (IdWorkerConfigurationException | PoolTimeoutException e) {
@@ -307,7 +307,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             Thread.onSpinWait();
             Thread.yield();
         }
-        return tracker.checkHeld(pool);
+        return tracker.checkHeld(pool, false);
     }
 
     /** Refills that appended IDs on this node. */
