@@ -11,8 +11,7 @@ import java.util.Objects;
  * worker holds it and only above its stored high-water, exactly like any other worker id. It applies to the
  * worker's first borrow; a worker that later loses its lease or leaves its id after a clock step takes any free one.
  *
- * @param workerId the preferred worker id, at least 0 (the layout's upper bound is checked by
- *        {@link WorkerOptions.Builder#build()})
+ * @param workerId the preferred worker id; {@link WorkerOptions.Builder#build()} checks that the layout has it
  * @param property the property an error about it names
  * @param origin where it came from, in words for log lines and errors ({@code idworker.worker-id.preferred},
  *        {@code the ordinal of host name 'orders-3'})
@@ -32,9 +31,6 @@ public record WorkerIdPreference(int workerId, String property, String origin, W
         Objects.requireNonNull(property, "property");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(whenTaken, "whenTaken");
-        if (workerId < 0) {
-            throw new IdWorkerConfigurationException(property, "must be 0 or more, was " + workerId);
-        }
     }
 
     /** A fixed worker id ({@code idworker.worker-id.preferred}). */

@@ -260,7 +260,7 @@ public final class WorkerOptions {
             Objects.requireNonNull(backwardsPolicy, "idworker.snowflake.on-large-backward-step");
             Objects.requireNonNull(clock, "clock");
             WorkerIdPreference preferred = preferredWorkerId;
-            if (preferred != null && preferred.workerId() >= layout.workerCapacity()) {
+            if (preferred != null && (preferred.workerId() < 0 || preferred.workerId() >= layout.workerCapacity())) {
                 throw new IdWorkerConfigurationException(preferred.property(), "gives worker id "
                         + preferred.workerId() + " (" + preferred.origin() + "), outside the layout's worker ids: "
                         + "allowed are 0 to " + (layout.workerCapacity() - 1) + " (idworker.snowflake.worker-bits = "
