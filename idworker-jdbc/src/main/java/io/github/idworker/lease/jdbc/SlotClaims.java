@@ -179,7 +179,9 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
     /** Who holds slot {@code slot}, for the message of {@link WorkerIdTakenException}; {@code null} if unknown. */
     private @Nullable String holderOf(String ns, int slot) {
         String sql = "SELECT host_name, pid FROM " + table + " WHERE ns = ? AND slot_id = ?";
-        return jdbc.run("read the holder of worker id " + slot, s -> {
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        @Nullable String holder = jdbc.run("read the holder of worker id " + slot, s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, ns);
                 ps.setInt(2, slot);
@@ -188,6 +190,7 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                 }
             }
         });
+        return holder;
     }
 
     private @Nullable WorkerLease claimFirst(LeaseRequest r, List<Row> rows) {
