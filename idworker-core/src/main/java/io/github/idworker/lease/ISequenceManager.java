@@ -46,8 +46,13 @@ import io.github.idworker.WorkerIdExhaustedException;
 public interface ISequenceManager {
 
     /**
-     * Claims one free or expired slot.
+     * Claims one free or expired slot; with {@link LeaseRequest#hasPreferredSlot()}, exactly the preferred one
+     * (still free or expired, in the same one atomic step and with the same floor as any borrow of it). A slot
+     * above those the namespace has used is claimed as a fresh one, and the unused ones below it stay claimable
+     * as fresh ones too, never taken for lost.
      *
+     * @throws io.github.idworker.WorkerIdTakenException when the preferred slot is held by a live lease of
+     *         another owner; nothing was claimed
      * @throws WorkerIdExhaustedException when every slot is held by a live lease
      * @throws io.github.idworker.LayoutMismatchException when the namespace is pinned to another layout
      * @throws CenterUnavailableException when the centre cannot be reached; nothing was claimed that the

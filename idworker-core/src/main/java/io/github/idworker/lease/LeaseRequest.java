@@ -25,9 +25,16 @@ import java.util.Objects;
  *        from the ttl, so a worker with a short ttl that borrows first after a loss still sets floors above the
  *        high-waters of holders with a longer one. Centres store the largest one of a namespace and refuse a
  *        smaller one while they keep it ({@link #refuseIfBelow})
+ * @param preferredSlot the one slot this borrow may claim ({@code idworker.worker-id.*}), or {@link #ANY_SLOT}: a
+ *        centre then claims exactly that slot, free or expired, with every other rule of a borrow, or throws
+ *        {@link io.github.idworker.WorkerIdTakenException} and claims nothing ({@link #withPreferredSlot})
  */
 public record LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
-                           Duration maxSkew, String host, long pid, String layout, Duration lossGuard) {
+                           Duration maxSkew, String host, long pid, String layout, Duration lossGuard,
+                           int preferredSlot) {
+
+    /** {@link #preferredSlot()} of a borrow that may claim any slot. */
+    public static final int ANY_SLOT = -1;
 
     public LeaseRequest {
         Objects.requireNonNull(namespace, "namespace");
@@ -53,6 +60,32 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
                     + "), was " + lossGuard);
         }
         host = host == null ? "" : host;
+        if (preferredSlot < ANY_SLOT || preferredSlot >= slotCount) {
+            throw new IllegalArgumentException("preferredSlot must be " + ANY_SLOT + " (any) or 0 to "
+                    + (slotCount - 1) + ", was " + preferredSlot);
+        }
+    }
+
+    /** A request for any free slot. */
+    public LeaseRequest(String namespace, int slotCount, String owner, Duration ttl, long workerNowMillis,
+                        Duration maxSkew, String host, long pid, String layout, Duration lossGuard) {
+        this(namespace, slotCount, owner, ttl, workerNowMillis, maxSkew, host, pid, layout, lossGuard, ANY_SLOT);
+    }
+
+    /**
+     * The same request, claiming only slot {@code slot} ({@link #ANY_SLOT}: any). A centre that cannot have it
+     * because a live lease of another owner holds it throws {@link io.github.idworker.WorkerIdTakenException} and
+     * claims nothing; the caller decides whether to borrow any slot instead. Its floor and first high-water follow
+     * the same rules as any borrow's, so a slot whose stored high-water lies ahead of the clock is waited for.
+     */
+    public LeaseRequest withPreferredSlot(int slot) {
+        return new LeaseRequest(namespace, slotCount, owner, ttl, workerNowMillis, maxSkew, host, pid, layout,
+                lossGuard, slot);
+    }
+
+    /** Whether this borrow may claim only {@link #preferredSlot()}. */
+    public boolean hasPreferredSlot() {
+        return preferredSlot != ANY_SLOT;
     }
 
     /**

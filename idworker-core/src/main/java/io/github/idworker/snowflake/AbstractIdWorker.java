@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Steps:
  * <ol>
- *   <li>{@link #start()} borrows a slot, waits (bounded) until its clock is past the slot's floor, and starts a
+ *   <li>{@link #start()} borrows a slot (its preferred worker id first when it has one, see
+ *       {@link WorkerIdPreference}), waits (bounded) until its clock is past the slot's floor, and starts a
  *       single <em>keeper</em> thread. Only the keeper talks to the centre afterwards: the heartbeat renews every
  *       {@code heartbeatInterval} (storing {@code now + ttl} as the new high-water first; only once that
  *       succeeded may identifiers use timestamps up to it), moves to another slot and returns the slot on close.
@@ -131,6 +132,8 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
      *
      * @return this worker
      * @throws io.github.idworker.WorkerIdExhaustedException when the namespace has no free worker id
+     * @throws io.github.idworker.WorkerIdTakenException when the preferred worker id is held by another live
+     *         worker and {@link WhenTaken#FAIL} is set
      * @throws io.github.idworker.LayoutMismatchException when the namespace is pinned to another layout
      * @throws io.github.idworker.CenterUnavailableException when the centre cannot be reached
      * @throws ClockAheadOfCentreException when this clock runs more than max-skew ahead of the centre's
@@ -143,7 +146,7 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
             if (fence != null) {
                 return this;
             }
-            WorkerLease lease = slots.borrowAndWait();
+            WorkerLease lease = slots.borrowAndWait(true);
             long baseTs = Math.max(lease.floorMillis() - epochMillis + 1, clock.millis() - epochMillis);
             if (closed || baseTs < 0 || baseTs > maxTimestampOffset) {
                 slots.giveBackQuietly(lease, lease.floorMillis());

@@ -252,7 +252,7 @@ final class LeaseKeeper {
     private void switchWorker(boolean clockStepBack) {
         Fence old = worker.fence;
         WorkerSlots slots = worker.slots;
-        WorkerLease lease = slots.borrowAndWait();
+        WorkerLease lease = slots.borrowAndWait(false);
         int timestampShift = worker.timestampShift;
         long floorOffset = lease.floorMillis() - worker.epochMillis;
         long last;

@@ -25,6 +25,7 @@ public final class WorkerOptions {
     private final MillisClock clock;
     private final boolean renewAutomatically;
     private final boolean shutdownHook;
+    private final @Nullable WorkerIdPreference preferredWorkerId;
 
     private WorkerOptions(Builder b) {
         this.namespace = b.namespace;
@@ -40,6 +41,7 @@ public final class WorkerOptions {
         this.clock = b.clock;
         this.renewAutomatically = b.renewAutomatically;
         this.shutdownHook = b.shutdownHook;
+        this.preferredWorkerId = b.preferredWorkerId;
     }
 
     public static Builder builder() {
@@ -99,6 +101,11 @@ public final class WorkerOptions {
         return shutdownHook;
     }
 
+    /** The worker id the worker asks for at its start, or {@code null} for any free one. */
+    public @Nullable WorkerIdPreference preferredWorkerId() {
+        return preferredWorkerId;
+    }
+
     /** What a namespace may be, in the words of a configuration error. */
     public static final String NAMESPACE_RULE =
             "must be 1 to 64 characters of ASCII letters, digits, '.', '_', ':' or '-' (no spaces)";
@@ -127,6 +134,7 @@ public final class WorkerOptions {
         private MillisClock clock = MillisClock.SYSTEM;
         private boolean renewAutomatically = true;
         private boolean shutdownHook = true;
+        private @Nullable WorkerIdPreference preferredWorkerId;
 
         private Builder() {
         }
@@ -204,6 +212,15 @@ public final class WorkerOptions {
             return this;
         }
 
+        /**
+         * The worker id to ask for at the start ({@code null}: any free one); it must lie inside the layout's
+         * worker ids. See {@link WorkerIdPreference}.
+         */
+        public Builder preferredWorkerId(@Nullable WorkerIdPreference preferredWorkerId) {
+            this.preferredWorkerId = preferredWorkerId;
+            return this;
+        }
+
         public WorkerOptions build() {
             if (!isValidNamespace(namespace)) {
                 throw new IdWorkerConfigurationException("idworker.namespace",
@@ -242,6 +259,13 @@ public final class WorkerOptions {
             positive(fenceWait, "idworker.lease.fence-wait");
             Objects.requireNonNull(backwardsPolicy, "idworker.snowflake.on-large-backward-step");
             Objects.requireNonNull(clock, "clock");
+            WorkerIdPreference preferred = preferredWorkerId;
+            if (preferred != null && (preferred.workerId() < 0 || preferred.workerId() >= layout.workerCapacity())) {
+                throw new IdWorkerConfigurationException(preferred.property(), "gives worker id "
+                        + preferred.workerId() + " (" + preferred.origin() + "), outside the layout's worker ids: "
+                        + "allowed are 0 to " + (layout.workerCapacity() - 1) + " (idworker.snowflake.worker-bits = "
+                        + layout.workerBits() + " gives " + layout.workerCapacity() + " worker ids)");
+            }
             return new WorkerOptions(this);
         }
 

@@ -1,9 +1,12 @@
 package io.github.idworker.snowflake;
 
+import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.StoreLocations;
+import io.github.idworker.WorkerIdTakenException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +21,11 @@ import java.util.UUID;
  *
  * <p>Borrowing:
  * <ol>
- *   <li>Claim a slot with a fresh owner token, this clock, and the pinned layout (one conditional centre call).</li>
+ *   <li>Claim a slot with a fresh owner token, this clock, and the pinned layout (one conditional centre call). At
+ *       the start of a worker with a preferred worker id ({@link WorkerOptions#preferredWorkerId()}), claim only
+ *       that one; when a live lease of another worker holds it, log it and either throw
+ *       {@link WorkerIdTakenException} ({@link WhenTaken#FAIL}) or claim any slot ({@link WhenTaken#ANY}). A
+ *       centre that hands out another slot than the preferred one breaks the contract: give it back and throw.</li>
  *   <li>Wait, sleeping at most 50 ms at a time and bounded by the loss guard plus max-skew plus a second, until
  *       this clock has passed the floor; give the slot back and throw {@link LeaseLostException} when the bound
  *       runs out, the worker is closed meanwhile or the thread is interrupted.</li>
@@ -37,14 +44,16 @@ final class WorkerSlots {
         this.worker = worker;
     }
 
-    /** Borrows a slot and waits, bounded, until this worker's clock has passed the slot's floor. */
-    WorkerLease borrowAndWait() {
+    /**
+     * Borrows a slot and waits, bounded, until this worker's clock has passed the slot's floor.
+     *
+     * @param atStart whether this is the worker's first borrow, which asks for its preferred worker id if it has one
+     */
+    WorkerLease borrowAndWait(boolean atStart) {
         WorkerOptions options = worker.options;
         MillisClock clock = worker.clock;
         long ttl = options.leaseTtl().toMillis();
-        WorkerLease lease = worker.manager.borrow(new LeaseRequest(options.namespace(),
-                worker.layout.workerCapacity(), UUID.randomUUID().toString(), options.leaseTtl(), clock.millis(),
-                options.maxSkew(), HOST, PID, worker.layout.pinned(), options.lossGuard()));
+        WorkerLease lease = claim(atStart ? options.preferredWorkerId() : null);
         // a floor lies at most the loss guard ahead of the centre's clock, and this clock within max-skew of it
         long maxWaitNanos = (options.lossGuard().toMillis() + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
         long started = System.nanoTime();
@@ -85,6 +94,48 @@ final class WorkerSlots {
                 options.namespace(), lease.workerId(), Instant.ofEpochMilli(lease.floorMillis()),
                 Instant.ofEpochMilli(lease.highWaterMillis()), HOST, PID);
         return lease;
+    }
+
+    /** Step 1: one borrow, of the preferred worker id when there is one. */
+    private WorkerLease claim(@Nullable WorkerIdPreference preferred) {
+        WorkerOptions options = worker.options;
+        LeaseRequest request = new LeaseRequest(options.namespace(), worker.layout.workerCapacity(),
+                UUID.randomUUID().toString(), options.leaseTtl(), worker.clock.millis(), options.maxSkew(), HOST, PID,
+                worker.layout.pinned(), options.lossGuard());
+        if (preferred == null) {
+            return worker.manager.borrow(request);
+        }
+        WorkerLease lease;
+        try {
+            lease = worker.manager.borrow(request.withPreferredSlot(preferred.workerId()));
+        } catch (WorkerIdTakenException taken) {
+            if (preferred.whenTaken() == WhenTaken.FAIL) {
+                log.error("idworker namespace '{}' does not start: its preferred worker id {} ({}) is held by another "
+                        + "live worker{}; idworker.worker-id.when-taken=fail", options.namespace(),
+                        preferred.workerId(), preferred.origin(), holderOf(taken));
+                throw taken;
+            }
+            WorkerLease any = worker.manager.borrow(request);
+            log.warn("idworker namespace '{}' took worker id {} instead of its preferred worker id {} ({}), which is "
+                    + "held by another live worker{}; idworker.worker-id.when-taken=any", options.namespace(),
+                    any.workerId(), preferred.workerId(), preferred.origin(), holderOf(taken));
+            return any;
+        }
+        if (lease.workerId() != preferred.workerId()) {
+            giveBackQuietly(lease, lease.floorMillis());
+            throw new IdWorkerException("centre " + worker.manager.getClass().getName() + " broke the "
+                    + "ISequenceManager contract: asked for preferred worker id " + preferred.workerId()
+                    + " of namespace '" + options.namespace() + "' (LeaseRequest.preferredSlot), it handed out "
+                    + lease.workerId() + "; it cannot honour " + preferred.property());
+        }
+        log.info("idworker namespace '{}' took its preferred worker id {} ({})", options.namespace(),
+                lease.workerId(), preferred.origin());
+        return lease;
+    }
+
+    private static String holderOf(WorkerIdTakenException taken) {
+        String holder = taken.getHolder();
+        return holder == null || holder.isBlank() ? "" : " (" + holder + ")";
     }
 
     /**

@@ -68,6 +68,10 @@ import java.util.BitSet;
  *       high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
  *   <li>A lost race moves on to the next candidate; no claimable row and no fresh id left:
  *       {@link WorkerIdExhaustedException}.</li>
+ *   <li>A borrow of a preferred slot ({@link LeaseRequest#preferredSlot()}) claims that slot only, by the same
+ *       statements, or throws {@link io.github.idworker.WorkerIdTakenException} while a live lease holds it; an id
+ *       above the fresh ones is claimed with the ids below it inserted free with the fresh floor
+ *       ({@code SlotClaims} gives the steps).</li>
  * </ol>
  * Renew: {@code UPDATE … SET expires_at = now + ttl, high_water = GREATEST(high_water, ?) WHERE … AND
  * owner_token = ? AND (? <= high_water OR ? <= now + ttl + max-skew)}: a requested high-water beyond the database

@@ -1,6 +1,7 @@
 package io.github.idworker.lease.jdbc;
 
 import io.github.idworker.WorkerIdExhaustedException;
+import io.github.idworker.WorkerIdTakenException;
 import io.github.idworker.jdbc.JdbcRunner;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
@@ -29,6 +30,18 @@ import java.util.List;
  * </ol>
  * A lost race moves on to the next candidate; none left at all is {@link WorkerIdExhaustedException}.
  *
+ * <p>A borrow of a preferred slot ({@link LeaseRequest#hasPreferredSlot()}) has one candidate only:
+ * <ol>
+ *   <li>A slot id below {@code slots_created}: its row, claimed by the same conditional {@code UPDATE} as above if
+ *       it is claimable; a row held by a live lease is {@link WorkerIdTakenException} (with who holds it).</li>
+ *   <li>A slot id {@code p} at or above {@code slots_created}: one transaction raises the count from the value read
+ *       to {@code p + 1} ({@code UPDATE … WHERE slots_created = ?}: one raiser wins), inserts the ids between free
+ *       with the fresh floor (as if never used: a fresh claim would give them that floor too, and they are never
+ *       taken for lost), and inserts row {@code p} claimed. Rows found already at those ids (an older idworker's,
+ *       or written by hand) are counted instead, as for a fresh claim, and the round starts again.</li>
+ *   <li>A lost race starts the round again; the next round finds the slot held.</li>
+ * </ol>
+ *
  * @param jdbc the runner of every statement
  * @param table the slot table
  * @param nsTable the namespace table
@@ -43,6 +56,9 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
      * @throws WorkerIdExhaustedException when no row is claimable and no fresh id is left
      */
     @Nullable WorkerLease claim(LeaseRequest request, Snapshot s, Record record, long guardMillis) {
+        if (request.hasPreferredSlot()) {
+            return claimPreferred(request, s, record, guardMillis);
+        }
         List<Row> past = new ArrayList<>();
         List<Row> future = new ArrayList<>();
         for (Row row : s.rows()) {
@@ -64,6 +80,117 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
             lease = claimFirst(request, future);
         }
         return lease;
+    }
+
+    /** The preferred slot or nothing: {@code null} to read again. */
+    private @Nullable WorkerLease claimPreferred(LeaseRequest r, Snapshot s, Record record, long guardMillis) {
+        int slot = r.preferredSlot();
+        int created = record.slotsCreated();
+        if (slot < created) {
+            for (Row row : s.rows()) {
+                if (row.slot() == slot) {
+                    if (!row.claimable()) {
+                        throw new WorkerIdTakenException(r.namespace(), slot, holderOf(r.namespace(), slot));
+                    }
+                    return claimRow(r, row);
+                }
+            }
+            // counted but without a row: the borrow repairs lost rows before it claims, so a delete came between
+            return null;
+        }
+        int beyond = -1;
+        for (Row row : s.rows()) {
+            if (row.slot() >= created && row.slot() <= slot) {
+                beyond = Math.max(beyond, row.slot());
+            }
+        }
+        if (beyond >= 0) {
+            // rows above the count (an older idworker's, or by hand): count them; ids between without a row are
+            // then lost ones, which the next round repairs
+            countExistingRows(r.namespace(), created, beyond + 1);
+            return null;
+        }
+        return claimFreshAt(r, created, freshFloor(record, guardMillis));
+    }
+
+    /**
+     * One transaction: raise the count from {@code created} to the preferred id + 1, insert the ids between free with
+     * {@code floor}, and the preferred id claimed.
+     */
+    private @Nullable WorkerLease claimFreshAt(LeaseRequest r, int created, long floor) {
+        int slot = r.preferredSlot();
+        long highWater = r.firstHighWater(floor);
+        String count = "UPDATE " + nsTable + " SET slots_created = ? WHERE ns = ? AND slots_created = ?";
+        String insertFree = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water) "
+                + "VALUES (?, ?, NULL, 0, ?)";
+        boolean claimed = jdbc.inTransaction("claim worker id " + slot, s -> {
+            try (PreparedStatement ps = s.prepare(count)) {
+                ps.setInt(1, slot + 1);
+                ps.setString(2, r.namespace());
+                ps.setInt(3, created);
+                if (ps.executeUpdate() != 1) {
+                    return false;
+                }
+            }
+            try {
+                if (slot > created) {
+                    try (PreparedStatement ps = s.prepare(insertFree)) {
+                        for (int id = created; id < slot; id++) {
+                            ps.setString(1, r.namespace());
+                            ps.setInt(2, id);
+                            ps.setLong(3, floor);
+                            ps.addBatch();
+                        }
+                        ps.executeBatch();
+                    }
+                }
+                insertClaimed(s, r, slot, highWater);
+                return true;
+            } catch (SQLException e) {
+                if (!JdbcRunner.isDuplicateKey(e) && !(e.getNextException() != null
+                        && JdbcRunner.isDuplicateKey(e.getNextException()))) {
+                    throw e;
+                }
+                // a row written meanwhile beside the count: the next round reads and counts it
+                s.rollback();
+                return false;
+            }
+        });
+        return claimed ? WorkerLease.of(r, slot, floor, highWater, "") : null;
+    }
+
+    /** Inserts the row of {@code slot} claimed for {@code r}, with {@code highWater} as its first high-water. */
+    private void insertClaimed(JdbcRunner.Session s, LeaseRequest r, int slot, long highWater) throws SQLException {
+        String insert = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid,"
+                + " started_at) VALUES (?, ?, ?, " + jdbc.dialect().nowMillis() + " + ?, ?, ?, ?, ?)";
+        try (PreparedStatement ps = s.prepare(insert)) {
+            ps.setString(1, r.namespace());
+            ps.setInt(2, slot);
+            ps.setString(3, r.owner());
+            ps.setLong(4, r.ttl().toMillis());
+            ps.setLong(5, highWater);
+            ps.setString(6, truncate(r.host(), 255));
+            ps.setLong(7, r.pid());
+            ps.setLong(8, r.workerNowMillis());
+            ps.executeUpdate();
+        }
+    }
+
+    /** Who holds slot {@code slot}, for the message of {@link WorkerIdTakenException}; {@code null} if unknown. */
+    private @Nullable String holderOf(String ns, int slot) {
+        String sql = "SELECT host_name, pid FROM " + table + " WHERE ns = ? AND slot_id = ?";
+        @SuppressWarnings("NullAway") // the work returns null for "no row"; SqlWork's T may be nullable,
+        // which NullAway checks only in JSpecify mode
+        @Nullable String holder = jdbc.run("read the holder of worker id " + slot, s -> {
+            try (PreparedStatement ps = s.prepare(sql)) {
+                ps.setString(1, ns);
+                ps.setInt(2, slot);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? "host " + rs.getString(1) + " pid " + rs.getLong(2) : null;
+                }
+            }
+        });
+        return holder;
     }
 
     private @Nullable WorkerLease claimFirst(LeaseRequest r, List<Row> rows) {
@@ -128,8 +255,6 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
         long highWater = r.firstHighWater(floor);
         String count = "UPDATE " + nsTable + " SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < ?";
         String readCount = "SELECT slots_created FROM " + nsTable + " WHERE ns = ?";
-        String insert = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water, host_name, pid,"
-                + " started_at) VALUES (?, ?, ?, " + jdbc.dialect().nowMillis() + " + ?, ?, ?, ?, ?)";
         Fresh fresh = jdbc.inTransaction("claim a new worker id", s -> {
             try (PreparedStatement ps = s.prepare(count)) {
                 ps.setString(1, r.namespace());
@@ -146,16 +271,8 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                     slot = rs.getInt(1) - 1;
                 }
             }
-            try (PreparedStatement ps = s.prepare(insert)) {
-                ps.setString(1, r.namespace());
-                ps.setInt(2, slot);
-                ps.setString(3, r.owner());
-                ps.setLong(4, r.ttl().toMillis());
-                ps.setLong(5, highWater);
-                ps.setString(6, truncate(r.host(), 255));
-                ps.setLong(7, r.pid());
-                ps.setLong(8, r.workerNowMillis());
-                ps.executeUpdate();
+            try {
+                insertClaimed(s, r, slot, highWater);
                 return new Fresh(slot, true);
             } catch (SQLException e) {
                 if (!JdbcRunner.isDuplicateKey(e)) {
@@ -176,12 +293,17 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
 
     /** Counts slot id {@code slot}, whose row exists already, as created, so fresh claims move past it. */
     private void countExistingRow(String ns, int slot) {
+        countExistingRows(ns, slot, slot + 1);
+    }
+
+    /** Raises the count of namespace {@code ns} from {@code from} to {@code to}, unless another borrower moved it. */
+    private void countExistingRows(String ns, int from, int to) {
         String sql = "UPDATE " + nsTable + " SET slots_created = ? WHERE ns = ? AND slots_created = ?";
-        jdbc.run("count worker id " + slot + " of namespace '" + ns + "'", s -> {
+        jdbc.run("count worker ids up to " + (to - 1) + " of namespace '" + ns + "'", s -> {
             try (PreparedStatement ps = s.prepare(sql)) {
-                ps.setInt(1, slot + 1);
+                ps.setInt(1, to);
                 ps.setString(2, ns);
-                ps.setInt(3, slot);
+                ps.setInt(3, from);
                 return ps.executeUpdate();
             }
         });

@@ -8,6 +8,7 @@ import io.github.idworker.LayoutMismatchException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.LossGuardLoweredException;
 import io.github.idworker.WorkerIdExhaustedException;
+import io.github.idworker.WorkerIdTakenException;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
@@ -84,6 +85,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       claimable slot: {@link WorkerIdExhaustedException}. The reply carries the server's
  *       {@code maxmemory-policy}; an {@code allkeys-*} policy is logged as a warning once per manager, because
  *       such a Redis may evict the namespace, after which every slot waits the loss guard.</li>
+ *   <li><b>Preferred slot.</b> A borrow with {@link LeaseRequest#preferredSlot()} claims that slot only, in the same
+ *       call and with the same floor, or raises {@link WorkerIdTakenException} while a live lease holds it. A slot
+ *       at or above {@code slots_created} is claimed as a new one; the slots between get free records whose
+ *       high-water is the generation floor, a never-claimed slot's, and {@code slots_created} moves past it.</li>
  *   <li><b>Renew.</b> A lease whose generation is not the current one is never renewed (after a stale restore
  *       its owner token may still be stored while a successor of the newer generation holds the slot); neither
  *       is a slot whose record is missing, owned by another token or by none. These raise
@@ -179,7 +184,8 @@ public class RedisSequenceManager implements ISequenceManager {
                 Long.toString(request.maxSkew().toMillis()),
                 info,
                 request.layout(),
-                Long.toString(request.lossGuardMillis()));
+                Long.toString(request.lossGuardMillis()),
+                Integer.toString(request.preferredSlot()));
         List<Object> reply = run(BORROW, namespace, keys, args);
         String status = text(reply, 0);
         // counted from the first answer: a slow first call (a client connecting) must not use up the budget
@@ -205,6 +211,7 @@ public class RedisSequenceManager implements ISequenceManager {
                     + "workers of the old and the new version would hand out the same worker ids. Stop every "
                     + "worker of the namespace before upgrading, or use a new namespace; the old keys can then be "
                     + "deleted.");
+            case "TAKEN" -> throw new WorkerIdTakenException(namespace, request.preferredSlot(), text(reply, 1));
             case "EXHAUSTED" -> {
                 warnIfEvicting(namespace, text(reply, 1));
                 throw new WorkerIdExhaustedException(namespace, request.slotCount());

@@ -42,10 +42,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>The kit is one chain, a class for each group of rules: {@link SequenceManagerKit} (helpers and time model),
  * {@link AbstractLossGuardContractTest}, {@link AbstractClockBoundContractTest} (rule 13),
  * {@code AbstractLeaseLifecycleContractTest} (borrow, renew, return, expiry), {@code AbstractWorkerFenceContractTest}
- * (high-water fence, clock steps, switches under load, a hung centre) and this class: the pinned layout (rule 8) and
+ * (high-water fence, clock steps, switches under load, a hung centre), {@code AbstractPreferredSlotContractTest} (a
+ * worker id the operator chose) and this class: the pinned layout (rule 8) and
  * partial loss of the centre's data (rule 9).
  */
-public abstract class AbstractSequenceManagerContractTest extends AbstractWorkerFenceContractTest {
+public abstract class AbstractSequenceManagerContractTest extends AbstractPreferredSlotContractTest {
 
     // ---- pinned layout (rule 8) --------------------------------------------------------------------------------
 

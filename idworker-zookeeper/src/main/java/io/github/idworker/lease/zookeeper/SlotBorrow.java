@@ -3,6 +3,7 @@ package io.github.idworker.lease.zookeeper;
 import static io.github.idworker.lease.zookeeper.ZnodeTree.EMPTY;
 
 import io.github.idworker.WorkerIdExhaustedException;
+import io.github.idworker.WorkerIdTakenException;
 import io.github.idworker.lease.LeaseRequest;
 import io.github.idworker.lease.WorkerLease;
 
@@ -44,6 +45,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *       id first; then a fresh id; then the other claimable slots by ascending effective high-water;</li>
  *   <li>with no claimable slot and no fresh id left: {@link WorkerIdExhaustedException}.</li>
  * </ol>
+ * A borrow of a preferred slot ({@link LeaseRequest#preferredSlot()}) has that one candidate only, after the same
+ * reads, checks and repairs: an existing slot is claimed by the same transaction when it is claimable, and is
+ * {@link WorkerIdTakenException} (naming its holder) when not; a slot {@code p} at or above the namespace's count is
+ * claimed by one transaction that sets the count to {@code p + 1} at the version read, creates the ids between
+ * free with the generation floor (a never-created slot's effective high-water, so they stay as good as never used
+ * and are not taken for lost), each with its incarnation marker, and creates {@code p} claimed. A lost race starts
+ * the round again, which then finds the slot held.
  */
 final class SlotBorrow {
 
@@ -147,6 +155,7 @@ final class SlotBorrow {
         List<Candidate> past = new ArrayList<>();
         List<Candidate> future = new ArrayList<>();
         TreeMap<Integer, @Nullable Stat> lost = new TreeMap<>();
+        String heldBy = null;
         for (int slot = 0; slot < known; slot++) {
             OpResult result = results.get(slot);
             // a missing record is a loss to repair; any other error (NOAUTH under a hand-set ACL) is the caller's
@@ -165,6 +174,9 @@ final class SlotBorrow {
             }
             boolean claimable = slotRecord.free() || !live.contains(slot)
                     || slotRecord.expired(stat.getMtime(), now);
+            if (!claimable && slot == r.preferredSlot()) {
+                heldBy = "host " + slotRecord.host() + " pid " + slotRecord.pid();
+            }
             if (claimable) {
                 long effective = Math.max(slotRecord.highWater(), generationFloor);
                 Candidate c = new Candidate(slot, effective, slotRecord, stat, live.contains(slot), false);
@@ -174,6 +186,9 @@ final class SlotBorrow {
         if (!lost.isEmpty()) {
             repair.repair(call, zk, ns, lost, namespace.markers(), namespace.guard());
             return null;
+        }
+        if (r.hasPreferredSlot()) {
+            return claimPreferred(call, zk, r, namespace, past, future, live, heldBy);
         }
         boolean freshLeft = record.slotsCreated() < r.slotCount();
         if (past.isEmpty() && future.isEmpty() && !freshLeft) {
@@ -200,6 +215,82 @@ final class SlotBorrow {
             }
         }
         return null;
+    }
+
+    /** The preferred slot or nothing; {@code null} when the round has to start again. */
+    @Nullable
+    private WorkerLease claimPreferred(ZkCall call, ZooKeeper zk, LeaseRequest r, NamespaceGuard.Namespace namespace,
+                                       List<Candidate> past, List<Candidate> future, Set<Integer> live,
+                                       @Nullable String heldBy) throws KeeperException {
+        int p = r.preferredSlot();
+        NamespaceRecord record = namespace.record();
+        String session = ZkCall.sessionOf(zk);
+        if (p < record.slotsCreated()) {
+            for (List<Candidate> candidates : List.of(past, future)) {
+                for (Candidate c : candidates) {
+                    if (c.slot() == p) {
+                        return claim(call, zk, r, c, session);
+                    }
+                }
+            }
+            throw new WorkerIdTakenException(r.namespace(), p, heldBy);
+        }
+        return claimFreshAt(call, zk, r, namespace, live.contains(p), session);
+    }
+
+    /**
+     * Claims fresh slot id {@code p = r.preferredSlot()} at or above the namespace's count in one transaction, the
+     * ids between created free with the generation floor; {@code null} to read again.
+     */
+    @Nullable
+    private WorkerLease claimFreshAt(ZkCall call, ZooKeeper zk, LeaseRequest r, NamespaceGuard.Namespace namespace,
+                                     boolean liveFound, String session) throws KeeperException {
+        String ns = r.namespace();
+        NamespaceRecord record = namespace.record();
+        long generationFloor = namespace.generationFloor();
+        int p = r.preferredSlot();
+        int created = record.slotsCreated();
+        long highWater = r.firstHighWater(generationFloor);
+        Stat nsStat = namespace.stat();
+        List<Op> ops = new ArrayList<>(2 * (p - created) + 6);
+        ops.add(Op.setData(tree.namespace(ns), record.withSlotsCreated(p + 1).encode(), nsStat.getVersion()));
+        ops.add(Op.check(tree.namespaceMarker(ns, record.generation()), -1));
+        for (int slot = created; slot <= p; slot++) {
+            String incarnation = ZnodeTree.newIncarnation();
+            SlotRecord data = slot < p
+                    ? new SlotRecord(generationFloor, 0, "", "", "", 0, "", false, incarnation)
+                    : new SlotRecord(highWater, r.ttl().toMillis(), r.owner(), session, r.host(), r.pid(),
+                            Instant.ofEpochMilli(r.workerNowMillis()).toString(), false, incarnation);
+            ops.add(call.createOp(tree.slot(ns, slot), data.encode(), CreateMode.PERSISTENT));
+            ops.add(call.createOp(tree.slotMarker(ns, slot, incarnation), EMPTY, CreateMode.PERSISTENT));
+        }
+        String livePath = tree.live(ns, p);
+        if (liveFound) {
+            ops.add(Op.delete(livePath, -1));
+        }
+        ops.add(call.createOp(livePath, r.owner().getBytes(StandardCharsets.UTF_8), CreateMode.EPHEMERAL));
+        ZkCall.MultiOutcome outcome = call.multi(zk, ops);
+        if (outcome.committed()) {
+            return WorkerLease.of(r, p, generationFloor, highWater, session);
+        }
+        int failed = outcome.failedOp();
+        if (failed >= 2 && failed < 2 + 2 * (p - created + 1) && outcome.code() == Code.NODEEXISTS) {
+            // a record beyond the count (written by hand): count up to it; ids below it without a record are then
+            // lost ones, which the next round repairs
+            int existing = created + (failed - 2) / 2;
+            call.multiUnlessLostRace(zk, List.of(
+                    Op.setData(tree.namespace(ns), record.withSlotsCreated(existing + 1).encode(), nsStat.getVersion()),
+                    Op.check(tree.namespaceMarker(ns, record.generation()), -1)), tree.namespace(ns));
+            return null;
+        }
+        if (failed == 2 && outcome.code() == Code.NONODE) {
+            call.createPath(zk, tree.slots(ns));
+            return null;
+        }
+        if (ZkCall.lostRace(outcome.code())) {
+            return null;
+        }
+        throw call.refused(outcome, tree.slot(ns, p));
     }
 
     /** Claims an existing slot in one transaction; {@code null} when another writer changed it first. */

@@ -100,6 +100,10 @@ import java.util.Objects;
  *       or, for a fresh id,
  *       starts the round again; a record already at the fresh id (written by hand) is counted and skipped.</li>
  *   <li>No claimable slot and no fresh id: {@link WorkerIdExhaustedException}.</li>
+ *   <li>A borrow of a preferred slot ({@link LeaseRequest#preferredSlot()}) claims that slot only, by the same
+ *       transactions, or throws {@link io.github.idworker.WorkerIdTakenException} while a live lease holds it; an id
+ *       above the count is claimed with the ids below it created free with the generation floor ({@code SlotBorrow}
+ *       gives the steps).</li>
  * </ol>
  * The lease's floor is the effective high-water; its generation names the session that holds it.
  *

@@ -20,6 +20,7 @@
 --   ARGV[7]  layout        the borrower's identifier layout
 --   ARGV[8]  lossGuardMs   the borrower's loss guard (idworker.lease.loss-guard), at least ttlMs + maxSkewMs;
 --                          a caller that sends none gets ttlMs + maxSkewMs
+--   ARGV[9]  preferredSlot the only slot this borrow may claim (idworker.worker-id.*), or -1 / absent: any
 -- Reply:
 --   {'OK', slot, floor, highWater, generationId, policy}  floor = the slot's effective high-water before the
 --                                                         claim; policy = this server's maxmemory-policy
@@ -29,7 +30,9 @@
 --   {'GUARD', storedGuardMs}                              the namespace keeps a larger loss guard than ARGV[8]
 --   {'OLD_LEASES', count}                                 live leases of an older idworker are in KEYS[2..3]
 --   {'AHEAD', redisNowMs}                                 workerNowMs is more than maxSkewMs ahead of Redis
--- Nothing is written for LAYOUT, GUARD, OLD_LEASES and AHEAD.
+--   {'TAKEN', info}                                       the preferred slot is held by a live lease; info
+--                                                         says who holds it (host, pid, start)
+-- Nothing is written for LAYOUT, GUARD, OLD_LEASES and AHEAD; TAKEN writes only what steps 1 and 2 write.
 --
 -- Why one hash: a generation marker and the data it protects must not be lost separately (DESIGN rule 9).
 -- Eviction, a DEL or a restart without persistence removes marker, layout, counter and slots at once, and a
@@ -59,6 +62,11 @@
 --      A slot never claimed is always slots_created itself, which the claim then raises by one. The record
 --      becomes hw = max(floor + 1, workerNow + ttl), expires = now + ttl, owner, info; for a lost record
 --      hw = max(floor, workerNow + ttl), so the holder may have to renew before it issues.
+--   4'. Claim of a preferred slot p (ARGV[9]): p alone is the candidate. Below slots_created it is claimed as in
+--      step 4 when claimable, else TAKEN. At or above slots_created it is claimed as a never-claimed slot, and the
+--      slots slots_created .. p-1 get free records with the generation floor as high-water (what a never-claimed
+--      slot's effective high-water is, so they stay as good as never claimed and are not taken for lost);
+--      slots_created becomes p + 1.
 --
 -- Why that floor suffices: every high-water stored at Redis time t is at most t + ttl + maxSkew <= t + guard of
 -- its holder (and the namespace's guard only grows while it is kept), because worker clocks
@@ -188,32 +196,57 @@ local policy = string.match(redis.call('INFO', 'memory'), 'maxmemory_policy:([%w
 local lost_floor = math.max(gen_floor, now_ms + guard)
 
 local chosen, chosen_hw, chosen_lost
-for slot = 0, math.min(created, slot_count) - 1 do
-  local record = lease[tostring(slot)]
-  local hw, expires, holder
-  if record then
-    hw, expires, holder = string.match(record, '^(%-?%d+)|(%-?%d+)|([^|]*)|')
-  end
-  local eff, lost
-  if hw == nil then
-    eff, lost = lost_floor, true
-  elseif holder == '' or tonumber(expires) < now_ms then
-    eff = math.max(tonumber(hw), gen_floor)
-  end
-  if eff then
-    if eff < worker_now then
-      chosen, chosen_hw, chosen_lost = slot, eff, lost
-      break
-    end
-    if chosen == nil or eff < chosen_hw then
-      chosen, chosen_hw, chosen_lost = slot, eff, lost
-    end
-  end
-end
 local is_new = false
-if created < slot_count and (chosen == nil or chosen_hw >= worker_now) then
-  if chosen == nil or gen_floor < chosen_hw or gen_floor < worker_now then
-    chosen, chosen_hw, chosen_lost, is_new = created, gen_floor, false, true
+local preferred = tonumber(ARGV[9] or '') or -1
+if preferred >= 0 then
+  if preferred < created then
+    local record = lease[tostring(preferred)]
+    local hw, expires, holder, info
+    if record then
+      hw, expires, holder, info = string.match(record, '^(%-?%d+)|(%-?%d+)|([^|]*)|(.*)$')
+    end
+    if hw == nil then
+      chosen, chosen_hw, chosen_lost = preferred, lost_floor, true
+    elseif holder == '' or tonumber(expires) < now_ms then
+      chosen, chosen_hw = preferred, math.max(tonumber(hw), gen_floor)
+    else
+      return {'TAKEN', info or ''}
+    end
+  else
+    for slot = created, preferred - 1 do
+      redis.call('HSET', KEYS[1], tostring(slot), num(gen_floor) .. '|0||')
+    end
+    -- claimed as the never-claimed slot at the counter, which the claim below raises past it
+    chosen, chosen_hw, chosen_lost, is_new = preferred, gen_floor, false, true
+    created = preferred
+  end
+else
+  for slot = 0, math.min(created, slot_count) - 1 do
+    local record = lease[tostring(slot)]
+    local hw, expires, holder
+    if record then
+      hw, expires, holder = string.match(record, '^(%-?%d+)|(%-?%d+)|([^|]*)|')
+    end
+    local eff, lost
+    if hw == nil then
+      eff, lost = lost_floor, true
+    elseif holder == '' or tonumber(expires) < now_ms then
+      eff = math.max(tonumber(hw), gen_floor)
+    end
+    if eff then
+      if eff < worker_now then
+        chosen, chosen_hw, chosen_lost = slot, eff, lost
+        break
+      end
+      if chosen == nil or eff < chosen_hw then
+        chosen, chosen_hw, chosen_lost = slot, eff, lost
+      end
+    end
+  end
+  if created < slot_count and (chosen == nil or chosen_hw >= worker_now) then
+    if chosen == nil or gen_floor < chosen_hw or gen_floor < worker_now then
+      chosen, chosen_hw, chosen_lost, is_new = created, gen_floor, false, true
+    end
   end
 end
 

@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * fails the startup with a message naming the property.
  * <p>
  * Each group under {@code idworker.} is a class of its own beside this one, named after the group:
- * {@link SnowflakeProperties}, {@link LeaseProperties}, the centres' {@link JdbcProperties},
+ * {@link SnowflakeProperties}, {@link LeaseProperties}, {@link WorkerIdProperties}, the centres' {@link JdbcProperties},
  * {@link RedisProperties} and {@link ZookeeperProperties}, the modes' {@link SegmentProperties},
  * {@link SerialProperties} and {@link PoolProperties}, and {@link MetricsProperties}.
  */
@@ -35,6 +35,10 @@ public class IdWorkerProperties {
     /** Lease of the worker id. */
     @NestedConfigurationProperty
     private final LeaseProperties lease = new LeaseProperties();
+
+    /** Worker id the worker prefers: a fixed one, or a StatefulSet pod's ordinal. */
+    @NestedConfigurationProperty
+    private final WorkerIdProperties workerId = new WorkerIdProperties();
 
     /** JDBC centre. */
     @NestedConfigurationProperty
@@ -78,6 +82,10 @@ public class IdWorkerProperties {
 
     public LeaseProperties getLease() {
         return this.lease;
+    }
+
+    public WorkerIdProperties getWorkerId() {
+        return this.workerId;
     }
 
     public JdbcProperties getJdbc() {

@@ -3,9 +3,14 @@ package io.github.idworker.spring.boot.autoconfigure;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.snowflake.MillisClock;
 import io.github.idworker.snowflake.SnowflakeLayout;
+import io.github.idworker.snowflake.WorkerIdPreference;
 import io.github.idworker.snowflake.WorkerOptions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
+
+import java.net.InetAddress;
+import java.util.Locale;
 
 /**
  * Turns {@link IdWorkerProperties} into validated {@link WorkerOptions}; an invalid value raises
@@ -76,8 +81,61 @@ final class WorkerOptionsFactory {
                 .maxBackward(snowflake.getMaxBackward())
                 .backwardsPolicy(snowflake.getOnLargeBackwardStep())
                 .clock(clock(snowflake.getClock()))
+                .preferredWorkerId(preferredWorkerId(properties.getWorkerId(), environment))
                 .shutdownHook(false)
                 .build();
+    }
+
+    /** The environment variable a Kubernetes pod's host name is in. */
+    static final String HOSTNAME = "HOSTNAME";
+
+    /**
+     * The worker id {@code idworker.worker-id.*} asks for, or {@code null} for any; the layout's range is checked by
+     * {@link WorkerOptions.Builder#build()}.
+     */
+    static @Nullable WorkerIdPreference preferredWorkerId(WorkerIdProperties workerId, Environment environment) {
+        Integer preferred = workerId.getPreferred();
+        WorkerIdProperties.Source source = workerId.getSource();
+        if (source == null) {
+            source = preferred != null ? WorkerIdProperties.Source.FIXED : WorkerIdProperties.Source.ANY;
+        }
+        if (preferred != null && source != WorkerIdProperties.Source.FIXED) {
+            throw new IdWorkerConfigurationException(WorkerIdPreference.PREFERRED_PROPERTY, "is set (" + preferred
+                    + "), but " + WorkerIdPreference.SOURCE_PROPERTY + " is " + sourceName(source) + ", which does not "
+                    + "read it. Remove one of them, or set " + WorkerIdPreference.SOURCE_PROPERTY + "=fixed");
+        }
+        return switch (source) {
+            case ANY -> null;
+            case FIXED -> {
+                if (preferred == null) {
+                    throw new IdWorkerConfigurationException(WorkerIdPreference.PREFERRED_PROPERTY, "must be set "
+                            + "when " + WorkerIdPreference.SOURCE_PROPERTY + "=fixed: the worker id to take, 0 to "
+                            + "2^idworker.snowflake.worker-bits - 1");
+                }
+                yield WorkerIdPreference.fixed(preferred, workerId.getWhenTaken());
+            }
+            case STATEFULSET_ORDINAL -> WorkerIdPreference.statefulSetOrdinal(hostName(environment),
+                    workerId.getWhenTaken());
+        };
+    }
+
+    private static String sourceName(WorkerIdProperties.Source source) {
+        return source.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** {@value #HOSTNAME} (the environment variable, or a property of that name), else the local host's name. */
+    private static String hostName(Environment environment) {
+        String host = environment.getProperty(HOSTNAME);
+        if (StringUtils.hasText(host)) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            throw new IdWorkerConfigurationException(WorkerIdPreference.SOURCE_PROPERTY, "is statefulset-ordinal, "
+                    + "but neither the " + HOSTNAME + " environment variable nor the local host's name could be read ("
+                    + e + "); expected a host name of the form " + WorkerIdPreference.STATEFULSET_HOST_FORM, e);
+        }
     }
 
     private static MillisClock clock(SnowflakeProperties.Clock clock) {
