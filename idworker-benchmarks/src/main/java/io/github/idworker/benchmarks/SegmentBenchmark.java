@@ -67,7 +67,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Two forks per case, 3 × 1 s warm-up and 5 × 1 s measured: 18 cases × 2 forks × 8 s = 288 s of iterations,
  * about 5 minutes with JVM starts; on a small VM single forks of a generator have been seen to vary by a quarter.
- * Part of the run against every peer, whose command is in the module's pom description and the README.
+ * Part of the run against every peer, whose command is in the module's pom description and docs/benchmarks.md.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -177,7 +177,7 @@ public final class JdbcSchema {
                         + StoreLocations.redact(String.valueOf(missing.getMessage()).trim())
                         + "). Create it with the DDL in " + resource(dialect)
                         + (table.equals(defaultTable) ? "" : " (with " + defaultTable + " replaced by " + table + ")")
-                        + " (see the README) or set " + initializeSchemaProperty + "=always", missing);
+                        + " (see docs/tables.md) or set " + initializeSchemaProperty + "=always", missing);
             }
         }
     }

@@ -99,7 +99,7 @@ class RedisIdPoolsReviewTest {
      * Redis's identity, so takes cannot tell. When a refill ran after the snapshot was taken, the restored
      * high-water is below the database's offset, and the next check drops the list before it hands out an ID
      * again. (A snapshot younger than the last refill cannot be told from the present by Redis or the database: the
-     * README lists it; restart Redis after a restore.)
+     * docs/id-pools.md lists it; restart Redis after a restore.)
      */
     @Test
     void aSnapshotOlderThanTheLastRefillLoadedIntoTheRunningRedisIsDroppedAtTheNextCheck() {

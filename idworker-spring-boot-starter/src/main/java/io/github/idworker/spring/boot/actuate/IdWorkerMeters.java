@@ -36,7 +36,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * Micrometer meters over the counters every generator keeps in memory: function counters, gauges and function
  * timers that read those counters when the registry publishes, so the hot paths never touch Micrometer. Names
- * and tags are listed in the README (section Operations); every meter carries the tag naming its generator
+ * and tags are listed in docs/operations.md (section Meters); every meter carries the tag naming its generator
  * ({@code namespace}, {@code tag}, {@code rule} or {@code entity}), and {@value #ISSUED} carries {@code mode}
  * and {@code name} so one meter covers every mode with one set of tag keys, as Prometheus requires.
  *

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * The body of {@code GET /actuator/idworker}: every generator of the context as its process holds it in memory.
  * The five arrays are always present, empty when the application does not use the mode; their names and the
- * fields listed in the README are a contract that status pages read. Times are ISO-8601 strings, durations
+ * fields listed in docs/operations.md are a contract that status pages read. Times are ISO-8601 strings, durations
  * milliseconds; failures are redacted of credentials before they get here.
  *
  * @param workers the snowflake workers and their leases

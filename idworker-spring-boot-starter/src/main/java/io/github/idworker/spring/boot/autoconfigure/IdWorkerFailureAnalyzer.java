@@ -89,35 +89,35 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
             String message = String.valueOf(config.getMessage());
             if (INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's lease tables (the slot table and its \"_ns\" namespace table) with the DDL "
-                        + "for your database (see the README), or set "
+                        + "for your database (see docs/tables.md), or set "
                         + INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
             if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
-                return "Add the column to idworker's segment table with the statements quoted above (see the README, "
+                return "Add the column to idworker's segment table with the statements quoted above (see CHANGELOG.md, "
                         + "\"Upgrading a segment table\"), or set " + SEGMENT_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";
             }
             if (SEGMENT_INITIALIZE_SCHEMA.equals(config.getProperty())) {
-                return "Create idworker's segment table with the DDL for your database (see the README), or set "
+                return "Create idworker's segment table with the DDL for your database (see docs/segment.md), or set "
                         + SEGMENT_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
             if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
-                return "Add the column to idworker's serial period table with the statements quoted above (see the "
-                        + "README, \"Upgrading the serial and pool tables\"), or set " + SERIAL_INITIALIZE_SCHEMA
+                return "Add the column to idworker's serial period table with the statements quoted above (see "
+                        + "CHANGELOG.md, \"Upgrading the serial and pool tables\"), or set " + SERIAL_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";
             }
             if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty()) && message.contains(" lacks column ")) {
-                return "Add the column to idworker's pool table with the statements quoted above (see the README, "
+                return "Add the column to idworker's pool table with the statements quoted above (see CHANGELOG.md, "
                         + "\"Upgrading the serial and pool tables\"), or set " + POOL_INITIALIZE_SCHEMA
                         + "=always to let idworker add it at startup.";
             }
             if (SERIAL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
                 return "Create idworker's serial tables (the rule table and its \"_period\" table) with the DDL for "
-                        + "your database (see the README), or set " + SERIAL_INITIALIZE_SCHEMA
+                        + "your database (see docs/serial-numbers.md), or set " + SERIAL_INITIALIZE_SCHEMA
                         + "=always to let idworker create them at startup.";
             }
             if (POOL_INITIALIZE_SCHEMA.equals(config.getProperty())) {
-                return "Create idworker's pool table with the DDL for your database (see the README), or set "
+                return "Create idworker's pool table with the DDL for your database (see docs/id-pools.md), or set "
                         + POOL_INITIALIZE_SCHEMA + "=always to let idworker create it at startup.";
             }
             if (WorkerOptionsFactory.APPLICATION_NAME.equals(config.getProperty())) {
