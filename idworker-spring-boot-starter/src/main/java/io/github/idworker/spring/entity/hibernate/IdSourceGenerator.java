@@ -20,7 +20,7 @@ import java.util.EnumSet;
  * application set, or else the next ID of the named source. It guarantees that an assigned ID is never replaced.
  * It finds the {@link IdSources} in the Hibernate setting {@value #SOURCES_SETTING}, which the starter fills
  * through a {@code HibernatePropertiesCustomizer}; an application that builds its own {@code EntityManagerFactory}
- * puts an {@code IdSources} there itself.
+ * puts an {@code IdSources} there itself. Without it, every insert of such an entity fails naming the setting.
  */
 public class IdSourceGenerator implements BeforeExecutionGenerator {
 
@@ -32,7 +32,9 @@ public class IdSourceGenerator implements BeforeExecutionGenerator {
     private final String source;
     private final boolean text;
     // the session factory holds the generator; it is never serialised with the sources
-    private final transient IdSources sources;
+    private final transient @Nullable IdSources sources;
+    private final String member;
+    private final String found;
 
     /** Called by Hibernate for {@link SnowflakeId}. */
     public IdSourceGenerator(SnowflakeId config, Member member, GeneratorCreationContext context) {
@@ -53,16 +55,13 @@ public class IdSourceGenerator implements BeforeExecutionGenerator {
                     + "a String (a long cannot tell an assigned ID from a missing one)");
         }
         this.text = type == String.class;
+        this.member = member.getDeclaringClass().getName() + "." + member.getName();
         Object found = context.getServiceRegistry().requireService(ConfigurationService.class).getSettings()
                 .get(SOURCES_SETTING);
-        if (!(found instanceof IdSources s)) {
-            throw new IdWorkerConfigurationException(SOURCES_SETTING, "Hibernate setting " + SOURCES_SETTING
-                    + " holds no IdSources (was " + (found == null ? "unset" : found.getClass().getName()) + "), so "
-                    + member.getDeclaringClass().getName() + "." + member.getName() + " has nowhere to take IDs "
-                    + "from; the starter sets it when the application uses Spring Boot's Hibernate "
-                    + "auto-configuration, otherwise put a SpringIdSources there");
-        }
-        this.sources = s;
+        // a missing setting fails the first insert rather than the startup: under Spring's bean container an
+        // exception thrown here is replaced by Spring's own "No default constructor found", which names nothing
+        this.sources = found instanceof IdSources s ? s : null;
+        this.found = found == null ? "unset" : found.getClass().getName();
     }
 
     @Override
@@ -70,6 +69,12 @@ public class IdSourceGenerator implements BeforeExecutionGenerator {
                            EventType eventType) {
         if (currentValue != null) {
             return currentValue;
+        }
+        if (sources == null) {
+            throw new IdWorkerConfigurationException(SOURCES_SETTING, "Hibernate setting " + SOURCES_SETTING
+                    + " holds no IdSources (was " + found + "), so " + member + " has nowhere to take IDs from; the "
+                    + "starter sets it when Spring Boot's Hibernate auto-configuration builds the "
+                    + "EntityManagerFactory, otherwise put the idSources bean there");
         }
         long id = sources.get(source).nextId();
         return text ? Long.toString(id) : id;

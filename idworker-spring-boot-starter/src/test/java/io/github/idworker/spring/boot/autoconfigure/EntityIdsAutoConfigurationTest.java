@@ -8,12 +8,17 @@ import io.github.idworker.spring.entity.EntityIdFiller;
 import io.github.idworker.spring.entity.GeneratedId;
 import io.github.idworker.spring.entity.IdSources;
 import io.github.idworker.spring.entity.jdbc.GeneratedIdCallback;
+import io.github.idworker.spring.entity.jpa.Invoice;
 import io.github.idworker.spring.entity.mybatis.GeneratedIdInterceptor;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
 import org.apache.ibatis.plugin.Interceptor;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCustomizer;
+import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -28,6 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The entity-ID auto-configuration: registered in the starter's imports, each integration only with its library,
@@ -170,5 +176,32 @@ class EntityIdsAutoConfigurationTest {
 
     @EnableSegmentIdGenerators(redisSequences = true)
     static class SequencesApp {
+    }
+
+    @Test
+    void hibernateWithoutTheSourcesFailsAnInsertNamingTheSetting() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        HibernateJpaAutoConfiguration.class))
+                .withUserConfiguration(JpaApp.class)
+                .withPropertyValues("spring.datasource.url=" + TestNames.h2Url())
+                .run(context -> {
+                    EntityManager em = context.getBean(EntityManagerFactory.class).createEntityManager();
+                    Throwable failure;
+                    try {
+                        em.getTransaction().begin();
+                        failure = catchThrowable(() -> em.persist(new Invoice("x")));
+                    } finally {
+                        em.close();
+                    }
+                    IdWorkerConfigurationException e = StartupFailures.cause(failure,
+                            IdWorkerConfigurationException.class);
+                    assertThat(e.getProperty()).isEqualTo("io.github.idworker.id-sources");
+                    assertThat(e.getMessage()).contains(Invoice.class.getName() + ".id");
+                });
+    }
+
+    @EntityScan(basePackageClasses = Invoice.class)
+    static class JpaApp {
     }
 }
