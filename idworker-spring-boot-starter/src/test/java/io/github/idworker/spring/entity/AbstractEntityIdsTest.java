@@ -105,7 +105,7 @@ abstract class AbstractEntityIdsTest {
     }
 
     @Test
-    void myBatisFillsAnInsertAndKeepsAnAssignedId() {
+    void myBatisFillsAnInsertKeepsAnAssignedIdAndLeavesAnUpdateAlone() {
         String name = name();
         Order fresh = new Order(name);
         Order assigned = new Order(name);
@@ -114,6 +114,9 @@ abstract class AbstractEntityIdsTest {
             OrderMapper mapper = session.getMapper(OrderMapper.class);
             mapper.insert(orders, fresh);
             mapper.insert(orders, assigned);
+            Order notInserted = new Order(name);
+            mapper.update(orders, notInserted);
+            assertThat(notInserted.getId()).as("an UPDATE's parameter is left alone").isNull();
         }
         assertThat(fresh.getId()).isNotNull().isPositive().isNotEqualTo(42L);
         assertThat(assigned.getId()).isEqualTo(42L);
