@@ -12,3 +12,11 @@ CREATE TABLE IF NOT EXISTS orders (
     amount     DECIMAL(12, 2) NOT NULL,
     created_at TIMESTAMP      NOT NULL
 );
+
+-- what happened to each order; its id is filled on insert by idworker's MyBatis interceptor (OrderEvent)
+CREATE TABLE IF NOT EXISTS order_events (
+    id          BIGINT      NOT NULL PRIMARY KEY,
+    order_id    BIGINT      NOT NULL,
+    kind        VARCHAR(20) NOT NULL,
+    happened_at TIMESTAMP   NOT NULL
+);

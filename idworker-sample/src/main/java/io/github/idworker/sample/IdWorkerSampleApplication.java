@@ -52,8 +52,8 @@ public class IdWorkerSampleApplication {
 
         @Bean
         OrderService orderService(RedisIdWorker idWorker, SerialNumbers serials, SegmentIdGenerators segments,
-                                  OrderMapper orders) {
-            return new OrderService(idWorker, serials, segments, orders);
+                                  OrderMapper orders, OrderEventMapper events) {
+            return new OrderService(idWorker, serials, segments, orders, events);
         }
     }
 
@@ -66,8 +66,8 @@ public class IdWorkerSampleApplication {
 
         @Bean
         OrderService orderService(DBIdWorker idWorker, SerialNumbers serials, SegmentIdGenerators segments,
-                                  OrderMapper orders) {
-            return new OrderService(idWorker, serials, segments, orders);
+                                  OrderMapper orders, OrderEventMapper events) {
+            return new OrderService(idWorker, serials, segments, orders, events);
         }
     }
 }

@@ -15,7 +15,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * Each group under {@code idworker.} is a class of its own beside this one, named after the group:
  * {@link SnowflakeProperties}, {@link LeaseProperties}, {@link WorkerIdProperties}, the centres' {@link JdbcProperties},
  * {@link RedisProperties} and {@link ZookeeperProperties}, the modes' {@link SegmentProperties},
- * {@link SerialProperties} and {@link PoolProperties}, and {@link MetricsProperties}.
+ * {@link SerialProperties} and {@link PoolProperties}, {@link MetricsProperties}, and the entity IDs'
+ * {@link EntityIdsProperties}.
  */
 @ConfigurationProperties(prefix = IdWorkerProperties.PREFIX)
 public class IdWorkerProperties {
@@ -68,6 +69,10 @@ public class IdWorkerProperties {
     @NestedConfigurationProperty
     private final MetricsProperties metrics = new MetricsProperties();
 
+    /** IDs filled into entities on insert (MyBatis, Spring Data JDBC, Hibernate). */
+    @NestedConfigurationProperty
+    private final EntityIdsProperties entityIds = new EntityIdsProperties();
+
     public @Nullable String getNamespace() {
         return this.namespace;
     }
@@ -114,5 +119,9 @@ public class IdWorkerProperties {
 
     public MetricsProperties getMetrics() {
         return this.metrics;
+    }
+
+    public EntityIdsProperties getEntityIds() {
+        return this.entityIds;
     }
 }
