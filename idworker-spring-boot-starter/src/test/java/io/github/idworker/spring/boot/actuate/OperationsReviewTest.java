@@ -3,6 +3,7 @@ package io.github.idworker.spring.boot.actuate;
 import io.github.idworker.segment.SegmentGeneratorOptions;
 import io.github.idworker.segment.SegmentIdGenerator;
 import io.github.idworker.segment.SegmentIdGenerators;
+import io.github.idworker.segment.SegmentRefillTimeoutException;
 import io.github.idworker.test.FlakySegmentAllocator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -30,10 +31,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class OperationsReviewTest {
 
 
+    /** A lookup whose calls wait 50 ms for a range: the outage tests make many calls that must fail. */
     private static SegmentIdGenerators lookup(FlakySegmentAllocator allocator) {
+        return lookup(allocator, Duration.ofMillis(50));
+    }
+
+    private static SegmentIdGenerators lookup(FlakySegmentAllocator allocator, Duration maxWait) {
         SegmentGeneratorOptions options = SegmentGeneratorOptions.builder().minStep(10).initialStep(10).maxStep(10)
-                .prefetchThreshold(0.1).maxWait(Duration.ofMillis(50)).build();
+                .prefetchThreshold(0.1).maxWait(maxWait).build();
         return new SegmentIdGenerators(tag -> new SegmentIdGenerator(allocator, tag, options));
+    }
+
+    /**
+     * A call that must succeed (the store is up): retried while a range takes longer than the 50 ms wait, as a
+     * first range may on a loaded machine; any other failure fails the test.
+     */
+    private static void issue(SegmentIdGenerators lookup, String tag) {
+        await().atMost(Duration.ofSeconds(10)).ignoreException(SegmentRefillTimeoutException.class)
+                .until(() -> lookup.nextId(tag) > 0);
     }
 
     private static DefaultListableBeanFactory beansWith(String name, Object bean) {
@@ -47,14 +62,14 @@ class OperationsReviewTest {
         FlakySegmentAllocator allocator = new FlakySegmentAllocator();
         try (SegmentIdGenerators lookup = lookup(allocator)) {
             IdWorkerReporter reporter = new IdWorkerReporter(new IdWorkerSources(beansWith("segments", lookup)));
-            lookup.nextId("orders");
+            issue(lookup, "orders");
             allocator.down(true);
             for (int i = 0; i < 50; i++) {
                 String junk = "junk-" + UUID.randomUUID();
                 assertThatThrownBy(() -> lookup.nextId(junk)).isInstanceOf(RuntimeException.class);
             }
             allocator.down(false);
-            lookup.nextId("orders");
+            issue(lookup, "orders");
 
             assertThat(lookup.generators()).as("generators held").hasSize(1);
             assertThat(GeneratorsHealthIndicator.segments(reporter).health().getStatus()).isEqualTo(Status.UP);
@@ -66,7 +81,7 @@ class OperationsReviewTest {
         FlakySegmentAllocator allocator = new FlakySegmentAllocator();
         try (SegmentIdGenerators lookup = lookup(allocator)) {
             IdWorkerReporter reporter = new IdWorkerReporter(new IdWorkerSources(beansWith("segments", lookup)));
-            lookup.nextId("orders");
+            issue(lookup, "orders");
             allocator.down(true);
             // the rest of the range in memory, then a call that finds nothing left and no load succeeding
             assertThatThrownBy(() -> {
@@ -117,7 +132,8 @@ class OperationsReviewTest {
     @Test
     void onlyMaxTagsGeneratorsOfAModeGetMeters() {
         FlakySegmentAllocator allocator = new FlakySegmentAllocator();
-        try (SegmentIdGenerators lookup = lookup(allocator)) {
+        // every call must succeed: a first range of a tag may take longer than 50 ms on a loaded machine
+        try (SegmentIdGenerators lookup = lookup(allocator, Duration.ofSeconds(10))) {
             for (int i = 0; i < 5; i++) {
                 lookup.nextId("tag-" + i);
             }
