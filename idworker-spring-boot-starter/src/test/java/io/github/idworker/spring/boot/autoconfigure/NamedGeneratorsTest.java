@@ -221,6 +221,7 @@ class NamedGeneratorsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "idworker.generators[bad name].namespace=x|idworker.generators[bad name]|letters, digits",
+        "idworker.generators.byType.namespace=x|idworker.generators.byType|another bean of the application",
         "idworker.generators.orders.snowflake.worker-bits=30|idworker.generators.orders.snowflake.worker-bits|at most 20",
         "idworker.generators.orders.namespace=|idworker.generators.orders.namespace|must be set",
         "idworker.generators.orders.namespace=a b|idworker.generators.orders.namespace|was 'a b'",
