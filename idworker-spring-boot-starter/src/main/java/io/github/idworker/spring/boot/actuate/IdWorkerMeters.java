@@ -54,6 +54,8 @@ public class IdWorkerMeters implements AutoCloseable {
 
     /** IDs issued, every mode. */
     public static final String ISSUED = "idworker.ids.issued";
+    /** State of a named generator of {@code idworker.generators}, tagged {@code generator} and {@code namespace}. */
+    public static final String GENERATOR_STATE = "idworker.generator.state";
     /** How often generators that appear and disappear are looked for. */
     public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(10);
     /** Caps the generators of one mode that get meters. */
@@ -126,6 +128,10 @@ public class IdWorkerMeters implements AutoCloseable {
         Map<Object, Runnable> present = new LinkedHashMap<>();
         Map<Object, String> modeOf = new HashMap<>();
         sources.workers().values().forEach(w -> present.put(w, () -> bindWorker(w)));
+        sources.generators().forEach((name, w) -> {
+            GeneratorReader r = new GeneratorReader(name, w);
+            present.put(r, () -> bindGenerator(r));
+        });
         sources.segments().values().forEach(g -> {
             present.put(g, () -> bindSegment(g));
             modeOf.put(g, "segment");
@@ -208,6 +214,17 @@ public class IdWorkerMeters implements AutoCloseable {
                 tags, w, AbstractIdWorker::fenceTripCount);
     }
 
+    /**
+     * A named generator of {@code idworker.generators}: its worker meters above are keyed by its namespace like every
+     * worker's (one set of tag keys per meter name, as Prometheus requires); this gauge ties its name to that
+     * namespace and says by name whether it can issue.
+     */
+    private void bindGenerator(GeneratorReader r) {
+        gauge(GENERATOR_STATE, "1 while the named generator holds a lease it may issue under, 0 when fenced, not "
+                + "started or closed", null, Tags.of("generator", r.name(), "namespace", r.worker().namespace()), r,
+                x -> x.worker().status().canIssue() ? 1 : 0);
+    }
+
     private void bindSegment(SegmentIdGenerator g) {
         Tags tags = Tags.of("tag", g.bizTag());
         issued(g, "segment", g.bizTag(), x -> x.status().issued());
@@ -266,6 +283,10 @@ public class IdWorkerMeters implements AutoCloseable {
                     // measured on the monotonic clock by the pools: a wall-clock step moves no age
                     return x.snapshot().checkAge().toNanos() / 1e9;
                 });
+    }
+
+    /** A named generator; the key of its meters, apart from its worker's, which are keyed by the worker. */
+    private record GeneratorReader(String name, AbstractIdWorker worker) {
     }
 
     /** Reads one rule's status at publish time, that rule only; zeros when the rule went away meanwhile. */

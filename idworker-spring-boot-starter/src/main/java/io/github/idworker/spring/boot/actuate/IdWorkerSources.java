@@ -8,9 +8,12 @@ import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import io.github.idworker.serial.SerialNumbers;
 import io.github.idworker.snowflake.AbstractIdWorker;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +29,16 @@ import java.util.TreeMap;
  */
 public final class IdWorkerSources {
 
+    /**
+     * Bean definition attribute that marks a named generator of {@code idworker.generators.<name>}; its value is
+     * the generator's name, which is also its bean's name.
+     */
+    public static final String GENERATOR_ATTRIBUTE = "io.github.idworker.generator";
+
     private final ListableBeanFactory beans;
     private final SingletonBeanRegistry singletons;
+    /** Where the bean definitions are read, to tell the named generators; {@code null} when it cannot be had. */
+    private final @Nullable ConfigurableListableBeanFactory definitions;
 
     /**
      * @param beans the context whose singletons are looked up; only singletons already created are returned, so
@@ -36,6 +47,17 @@ public final class IdWorkerSources {
     public IdWorkerSources(ListableBeanFactory beans) {
         this.beans = beans;
         this.singletons = registryOf(beans);
+        this.definitions = definitionsOf(beans);
+    }
+
+    private static @Nullable ConfigurableListableBeanFactory definitionsOf(ListableBeanFactory beans) {
+        if (beans instanceof ConfigurableListableBeanFactory f) {
+            return f;
+        }
+        if (beans instanceof ConfigurableApplicationContext c) {
+            return c.getBeanFactory();
+        }
+        return null;
     }
 
     private static SingletonBeanRegistry registryOf(ListableBeanFactory beans) {
@@ -53,6 +75,24 @@ public final class IdWorkerSources {
     /** The snowflake workers, by bean name. */
     public Map<String, AbstractIdWorker> workers() {
         return new TreeMap<>(beansOf(AbstractIdWorker.class));
+    }
+
+    /**
+     * The named generators of {@code idworker.generators} among {@link #workers()}, by name (their bean names):
+     * the workers whose bean definition carries {@link #GENERATOR_ATTRIBUTE}.
+     */
+    public Map<String, AbstractIdWorker> generators() {
+        Map<String, AbstractIdWorker> out = new TreeMap<>();
+        ConfigurableListableBeanFactory d = definitions;
+        if (d == null) {
+            return out;
+        }
+        beansOf(AbstractIdWorker.class).forEach((name, worker) -> {
+            if (d.containsBeanDefinition(name) && d.getBeanDefinition(name).getAttribute(GENERATOR_ATTRIBUTE) != null) {
+                out.put(name, worker);
+            }
+        });
+        return out;
     }
 
     /** The in-process segment generators created so far, by tag. */

@@ -49,19 +49,28 @@ public class DBIdWorkerConfig {
                 "an ISequenceManager bean named " + SEQUENCE_MANAGER_BEAN);
         JdbcProperties jdbc = properties.getJdbc();
         JdbcTimeouts timeouts = new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout());
-        Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
-        if (timeouts.statementTimeout().compareTo(heartbeat) >= 0) {
-            throw new IdWorkerConfigurationException(JdbcTimeouts.STATEMENT_TIMEOUT_PROPERTY, "must be shorter than "
-                    + "idworker.lease.heartbeat-interval (" + heartbeat + "; a third of idworker.lease.ttl unless set), "
-                    + "so a renewal that hangs is given up and retried before the lease runs out, was "
-                    + timeouts.statementTimeout());
-        }
+        checkStatementTimeout(timeouts, WorkerOptionsFactory.create(properties, environment).heartbeatInterval(),
+                "idworker.lease.");
         JdbcSequenceManager manager = new JdbcSequenceManager(dataSource, jdbc.getTable(), timeouts);
         if (jdbc.getInitializeSchema().creates(dataSource)) {
             manager.createSchemaIfMissing();
         }
         manager.verifySchema();
         return manager;
+    }
+
+    /**
+     * Fails unless the statement timeout is shorter than the heartbeat of a worker whose lease keys start with
+     * {@code leasePrefix} ({@code idworker.lease.}, or a named generator's), so a renewal that hangs is given up
+     * and retried before the lease runs out.
+     */
+    static void checkStatementTimeout(JdbcTimeouts timeouts, Duration heartbeat, String leasePrefix) {
+        if (timeouts.statementTimeout().compareTo(heartbeat) >= 0) {
+            throw new IdWorkerConfigurationException(JdbcTimeouts.STATEMENT_TIMEOUT_PROPERTY, "must be shorter than "
+                    + leasePrefix + "heartbeat-interval (" + heartbeat + "; a third of " + leasePrefix
+                    + "ttl unless set), so a renewal that hangs is given up and retried before the lease runs out, was "
+                    + timeouts.statementTimeout());
+        }
     }
 
     @Bean(name = WORKER_BEAN, initMethod = "start", destroyMethod = "close")

@@ -1,8 +1,10 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Configuration properties of the snowflake workers {@link io.github.idworker.spring.annotation.EnableIdWorker}
@@ -12,34 +14,23 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * Values are checked when the worker or generator is built; a value idworker cannot run with safely
  * fails the startup with a message naming the property.
  * <p>
- * Each group under {@code idworker.} is a class of its own beside this one, named after the group:
- * {@link SnowflakeProperties}, {@link LeaseProperties}, {@link WorkerIdProperties}, the centres' {@link JdbcProperties},
+ * Each group under {@code idworker.} is a class of its own beside this one, named after the group: the default
+ * worker's namespace, {@link SnowflakeProperties}, {@link LeaseProperties} and {@link WorkerIdProperties} (shared
+ * with the named generators through {@link SnowflakeWorkerProperties}), the centres' {@link JdbcProperties},
  * {@link RedisProperties} and {@link ZookeeperProperties}, the modes' {@link SegmentProperties},
  * {@link SerialProperties} and {@link PoolProperties}, {@link MetricsProperties}, and the entity IDs'
  * {@link EntityIdsProperties}.
  */
 @ConfigurationProperties(prefix = IdWorkerProperties.PREFIX)
-public class IdWorkerProperties {
+public class IdWorkerProperties extends SnowflakeWorkerProperties {
 
     public static final String PREFIX = "idworker";
 
     /**
-     * Id space the worker leases its worker id in; workers of different namespaces may issue the same ids.
-     * Defaults to "spring.application.name" when set, otherwise "default".
+     * Further snowflake generators, by name (1 to 64 letters, digits, '-' and '_'): each an IdGenerator bean of
+     * that name, injected with @Qualifier("name"), with its own namespace in the same centre as the default worker.
      */
-    private @Nullable String namespace;
-
-    /** Bit layout of the ids and how the worker treats its clock. */
-    @NestedConfigurationProperty
-    private final SnowflakeProperties snowflake = new SnowflakeProperties();
-
-    /** Lease of the worker id. */
-    @NestedConfigurationProperty
-    private final LeaseProperties lease = new LeaseProperties();
-
-    /** Worker id the worker prefers: a fixed one, or a StatefulSet pod's ordinal. */
-    @NestedConfigurationProperty
-    private final WorkerIdProperties workerId = new WorkerIdProperties();
+    private final Map<String, SnowflakeWorkerProperties> generators = new LinkedHashMap<>();
 
     /** JDBC centre. */
     @NestedConfigurationProperty
@@ -73,24 +64,8 @@ public class IdWorkerProperties {
     @NestedConfigurationProperty
     private final EntityIdsProperties entityIds = new EntityIdsProperties();
 
-    public @Nullable String getNamespace() {
-        return this.namespace;
-    }
-
-    public void setNamespace(@Nullable String namespace) {
-        this.namespace = namespace;
-    }
-
-    public SnowflakeProperties getSnowflake() {
-        return this.snowflake;
-    }
-
-    public LeaseProperties getLease() {
-        return this.lease;
-    }
-
-    public WorkerIdProperties getWorkerId() {
-        return this.workerId;
+    public Map<String, SnowflakeWorkerProperties> getGenerators() {
+        return this.generators;
     }
 
     public JdbcProperties getJdbc() {

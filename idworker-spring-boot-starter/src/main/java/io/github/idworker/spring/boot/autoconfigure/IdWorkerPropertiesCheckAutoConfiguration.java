@@ -66,6 +66,7 @@ public class IdWorkerPropertiesCheckAutoConfiguration {
             List.of(PACKAGE + "DBIdWorkerConfig", PACKAGE + "RedisIdWorkerConfig", PACKAGE + "ZookeeperIdWorkerConfig"),
             name -> name.equals("idworker.namespace") || name.startsWith("idworker.snowflake.")
                     || name.startsWith("idworker.lease.") || name.startsWith("idworker.zookeeper.")
+                    || name.startsWith("idworker.generators.") || name.startsWith("idworker.generators[")
                     || name.equals("idworker.jdbc.table")
                     || name.equals("idworker.jdbc.initialize-schema"));
 

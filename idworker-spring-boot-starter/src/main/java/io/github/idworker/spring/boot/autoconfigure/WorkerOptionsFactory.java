@@ -59,8 +59,17 @@ final class WorkerOptionsFactory {
      * close returns the lease.
      */
     static WorkerOptions create(IdWorkerProperties properties, Environment environment) {
-        SnowflakeProperties snowflake = properties.getSnowflake();
-        LeaseProperties lease = properties.getLease();
+        return create(namespace(properties, environment), properties.getSnowflake(), properties.getLease(),
+                properties.getWorkerId(), environment);
+    }
+
+    /**
+     * Options of a worker in {@code namespace} from the groups {@code idworker.snowflake}, {@code idworker.lease}
+     * and {@code idworker.worker-id} (or a named generator's groups, which have the same keys); errors name the
+     * {@code idworker.*} keys.
+     */
+    static WorkerOptions create(String namespace, SnowflakeProperties snowflake, LeaseProperties lease,
+                                WorkerIdProperties workerId, Environment environment) {
         if (snowflake.getWorkerBits() < 1) {
             // the core allows a single worker id for programs that know they run once; an application started
             // through the starter usually runs as several instances, the second of which could never start
@@ -71,7 +80,7 @@ final class WorkerOptionsFactory {
         SnowflakeLayout layout = SnowflakeLayout.of(snowflake.getEpoch(), snowflake.getTimestampBits(),
                 snowflake.getWorkerBits(), snowflake.getSequenceBits());
         return WorkerOptions.builder()
-                .namespace(namespace(properties, environment))
+                .namespace(namespace)
                 .layout(layout)
                 .leaseTtl(lease.getTtl())
                 .heartbeatInterval(lease.getHeartbeatInterval())
@@ -81,7 +90,7 @@ final class WorkerOptionsFactory {
                 .maxBackward(snowflake.getMaxBackward())
                 .backwardsPolicy(snowflake.getOnLargeBackwardStep())
                 .clock(clock(snowflake.getClock()))
-                .preferredWorkerId(preferredWorkerId(properties.getWorkerId(), environment))
+                .preferredWorkerId(preferredWorkerId(workerId, environment))
                 .shutdownHook(false)
                 .build();
     }
