@@ -10,7 +10,7 @@ set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/../.." && pwd)
-JAR=${BENCH_JAR:-"$ROOT/idworker-server/target/idworker-server-0.1.0-SNAPSHOT.jar"}
+JAR=${BENCH_JAR:-"$ROOT/idworker-server/target/idworker-server-0.1.0.jar"}
 SECONDS_EACH=${BENCH_SECONDS:-15}
 POOL_SECONDS=${BENCH_POOL_SECONDS:-20}
 CONNECTIONS=16

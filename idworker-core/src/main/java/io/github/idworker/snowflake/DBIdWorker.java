@@ -4,7 +4,7 @@ import io.github.idworker.lease.ISequenceManager;
 
 /**
  * A snowflake worker whose worker id is leased from a relational database centre (by default
- * {@link io.github.idworker.lease.jdbc.JdbcSequenceManager}); it keeps every guarantee of {@link AbstractIdWorker}.
+ * {@code io.github.idworker.lease.jdbc.JdbcSequenceManager} in idworker-jdbc); it keeps every guarantee of {@link AbstractIdWorker}.
  */
 public class DBIdWorker extends AbstractIdWorker {
 

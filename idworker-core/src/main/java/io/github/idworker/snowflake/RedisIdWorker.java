@@ -4,7 +4,7 @@ import io.github.idworker.lease.ISequenceManager;
 
 /**
  * A snowflake worker whose worker id is leased from a Redis centre (by default
- * {@link io.github.idworker.lease.redis.RedisSequenceManager}); it keeps every guarantee of {@link AbstractIdWorker}.
+ * {@code io.github.idworker.lease.redis.RedisSequenceManager} in idworker-redis); it keeps every guarantee of {@link AbstractIdWorker}.
  */
 public class RedisIdWorker extends AbstractIdWorker {
 

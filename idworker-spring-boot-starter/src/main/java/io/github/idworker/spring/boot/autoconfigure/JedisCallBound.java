@@ -4,7 +4,10 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,6 +38,14 @@ final class JedisCallBound {
     /** Handshake round trips of a new Jedis connection, counted generously. */
     private static final int HANDSHAKE_ROUND_TRIPS = 3;
 
+    /**
+     * {@link JedisClientConfiguration}'s customizer getters, looked up rather than called: Spring Data Redis 4.1
+     * (Spring Boot 4.1) has them, 4.0 (Spring Boot 4.0) has no customizers, and the starter runs on both.
+     */
+    static final List<String> CUSTOMIZER_GETTERS = List.of("getClientConfigCustomizer", "getClientCustomizer");
+
+    private static final List<Method> CUSTOMIZERS = customizerGetters();
+
     private JedisCallBound() {
     }
 
@@ -47,7 +58,7 @@ final class JedisCallBound {
             return -1;
         }
         JedisClientConfiguration config = factory.getClientConfiguration();
-        if (config.getClientConfigCustomizer().isPresent() || config.getClientCustomizer().isPresent()) {
+        if (customized(config)) {
             return -1;
         }
         Duration connect = config.getConnectTimeout();
@@ -60,7 +71,8 @@ final class JedisCallBound {
         long nanos = newConnection + 2 * readNanos;
         if (config.isUsePooling()) {
             nanos += newConnection; // the replacement of a broken connection
-            Optional<GenericObjectPoolConfig<?>> pool = config.getPoolConfig();
+            // a raw type on Spring Data Redis 4.0, a wildcard one on 4.1: the cast compiles on both
+            Optional<GenericObjectPoolConfig<?>> pool = config.getPoolConfig().map(c -> (GenericObjectPoolConfig<?>) c);
             GenericObjectPoolConfig<?> p = pool.isPresent() ? pool.get() : new GenericObjectPoolConfig<>();
             if (p.getBlockWhenExhausted()) {
                 Duration wait = p.getMaxWaitDuration();
@@ -72,6 +84,31 @@ final class JedisCallBound {
             nanos += ((p.getTestOnCreate() ? 1 : 0) + (p.getTestOnBorrow() ? 1 : 0)) * readNanos;
         }
         return nanos;
+    }
+
+    private static List<Method> customizerGetters() {
+        List<Method> getters = new ArrayList<>();
+        for (String name : CUSTOMIZER_GETTERS) {
+            try {
+                getters.add(JedisClientConfiguration.class.getMethod(name));
+            } catch (NoSuchMethodException e) {
+                // Spring Data Redis 4.0: no such customizer, so none can be set
+            }
+        }
+        return List.copyOf(getters);
+    }
+
+    private static boolean customized(JedisClientConfiguration config) {
+        for (Method getter : CUSTOMIZERS) {
+            try {
+                if (getter.invoke(config) instanceof Optional<?> customizer && customizer.isPresent()) {
+                    return true;
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return true; // cannot tell: an unknown bound rather than a wrong one
+            }
+        }
+        return false;
     }
 
     private static boolean positive(Duration d) {

@@ -71,9 +71,31 @@ class JedisCallBoundTest {
                 new RedisClusterConfiguration(List.of("127.0.0.1:7000")), bounded))).isNegative();
         assertThat(JedisCallBound.maxCallNanos(new JedisConnectionFactory(
                 new RedisSentinelConfiguration("mymaster", java.util.Set.of("127.0.0.1:26379")), bounded))).isNegative();
-        JedisClientConfiguration customized = JedisClientConfiguration.builder().connectTimeout(Duration.ofMillis(100))
-                .readTimeout(Duration.ofMillis(100)).customizeClientConfig(builder -> builder.socketTimeoutMillis(60_000))
-                .usePooling().poolConfig(pool(50)).build();
+    }
+
+    @Test
+    void aCustomizedClientHasNoBound() throws ReflectiveOperationException {
+        JedisClientConfiguration.JedisClientConfigurationBuilder builder = JedisClientConfiguration.builder()
+                .connectTimeout(Duration.ofMillis(100)).readTimeout(Duration.ofMillis(100));
+        // customizeClientConfig is Spring Data Redis 4.1's (Spring Boot 4.1); 4.0 has no customizers to test
+        java.lang.reflect.Method customize = java.util.Arrays.stream(
+                        JedisClientConfiguration.JedisClientConfigurationBuilder.class.getMethods())
+                .filter(m -> m.getName().equals("customizeClientConfig")).findFirst().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(customize != null,
+                "Spring Data Redis before 4.1: no client customizers");
+        // the customizer's type (JedisClientConfigBuilderCustomizer) is 4.1's too: a proxy stands in for a lambda
+        Class<?> customizerType = customize.getParameterTypes()[0];
+        Object longer = java.lang.reflect.Proxy.newProxyInstance(customizerType.getClassLoader(),
+                new Class<?>[] {customizerType}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return method.getName().equals("equals") ? proxy == args[0]
+                                : method.getName().equals("hashCode") ? System.identityHashCode(proxy) : "customizer";
+                    }
+                    ((redis.clients.jedis.DefaultJedisClientConfig.Builder) args[0]).socketTimeoutMillis(60_000);
+                    return null;
+                });
+        customize.invoke(builder, longer);
+        JedisClientConfiguration customized = builder.usePooling().poolConfig(pool(50)).build();
         assertThat(JedisCallBound.maxCallNanos(new JedisConnectionFactory(SERVER, customized))).isNegative();
     }
 
