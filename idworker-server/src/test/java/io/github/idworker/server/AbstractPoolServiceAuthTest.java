@@ -10,6 +10,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The signed pool endpoint of two instances sharing one database and one Redis, over real HTTP: every unsigned,
@@ -84,6 +86,13 @@ abstract class AbstractPoolServiceAuthTest {
         second = ServiceEnvironment.port(two);
         unauthorizedCalls.put(first, one.getBean(UnauthorizedCalls.class));
         unauthorizedCalls.put(second, two.getBean(UnauthorizedCalls.class));
+        // both instances serve the pool before the tests begin: a node's first take waits until it has checked the
+        // pool against the table, which cannot finish while the other node appends its startup refill (a million
+        // IDs here, which can outlast max-wait on a loaded machine: HTTP 503, retry later)
+        for (int port : List.of(first, second)) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> send(port, PATH, alpha.sign("GET", PATH, "")).status() == 200);
+        }
     }
 
     /** After every test of the class: no response body carried a secret; then both instances stop. */

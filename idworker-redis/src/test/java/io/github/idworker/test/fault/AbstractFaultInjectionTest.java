@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Separate worker JVMs ({@link WorkerProcessMain}) over one centre while faults are injected; every id each
  * process recorded is collected and the union checked for duplicates. Subclasses name the centre; the
- * real-services ones issue at least two million ids a run, the default build's variant fewer.
+ * real-services ones issue at least 600 000 ids a run, the default build's variant fewer.
  *
  * <p>Exclusive: the processes issue as fast as their rate allows, which takes both cores; beside other test classes
  * they starved those classes' Redis clients and timing checks (a CI run saw a Redis Cluster read time out and a

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fault tests on a real database of this machine, plus a restart of that database while workers run.
- * At least two million ids a run.
+ * At least 600 000 ids a run (the faults fall early in a run; more volume after them proved no more).
  */
 @Tag("real-services")
 abstract class AbstractJdbcRealFaultInjectionTest extends AbstractFaultInjectionTest {
@@ -47,7 +47,7 @@ abstract class AbstractJdbcRealFaultInjectionTest extends AbstractFaultInjection
 
     @Override
     protected long minTotalIds() {
-        return 2_000_000;
+        return 600_000;
     }
 
     @Override

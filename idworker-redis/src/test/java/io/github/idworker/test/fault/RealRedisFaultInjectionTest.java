@@ -2,7 +2,7 @@ package io.github.idworker.test.fault;
 
 import org.junit.jupiter.api.Tag;
 
-/** The Redis fault tests with the real-services volume: at least two million ids a run, on redis-server 7. */
+/** The Redis fault tests with the real-services volume: at least 600 000 ids a run, on redis-server 7. */
 @Tag("real-services")
 class RealRedisFaultInjectionTest extends RedisFaultInjectionTest {
 
@@ -13,6 +13,6 @@ class RealRedisFaultInjectionTest extends RedisFaultInjectionTest {
 
     @Override
     protected long minTotalIds() {
-        return 2_000_000;
+        return 600_000;
     }
 }

@@ -37,7 +37,7 @@ class RedisClusterFaultInjectionTest extends AbstractFaultInjectionTest {
 
     @Override
     protected long minTotalIds() {
-        return 2_000_000;
+        return 600_000;
     }
 
     @Override

@@ -32,7 +32,7 @@ abstract class AbstractZookeeperFaultInjectionTest extends AbstractFaultInjectio
     protected abstract String connectString();
 
     /**
-     * The servers run in the test JVM, so every build can afford the real-services volume: at least two million
+     * The servers run in the test JVM, so every build can afford the real-services volume: at least 600 000
      * ids a run from four or more processes.
      */
     @Override
@@ -42,7 +42,7 @@ abstract class AbstractZookeeperFaultInjectionTest extends AbstractFaultInjectio
 
     @Override
     protected long minTotalIds() {
-        return 2_000_000;
+        return 600_000;
     }
 
     @Override

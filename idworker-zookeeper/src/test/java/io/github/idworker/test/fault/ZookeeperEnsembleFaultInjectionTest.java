@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fault tests with the real-services volume (at least two million ids a run, four or more processes) over a
+ * The fault tests with the real-services volume (at least 600 000 ids a run, four or more processes) over a
  * three-node ZooKeeper ensemble in the test JVM (Curator's TestingCluster: three real quorum peers), plus the
  * ensemble's own fault: its leader dies while the workers issue.
  */

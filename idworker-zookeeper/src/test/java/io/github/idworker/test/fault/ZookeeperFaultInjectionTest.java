@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The fault tests over one ZooKeeper server this test runs in its JVM (Curator's TestingServer), so it can also
  * stop and restart it, with its data or empty, while the worker processes issue. The server needs no service on
- * the machine, so the default build runs these at the real-services volume (at least two million ids a run from
+ * the machine, so the default build runs these at the real-services volume (at least 600 000 ids a run from
  * four or more processes) and the real-services profile does not run them again.
  */
 class ZookeeperFaultInjectionTest extends AbstractZookeeperFaultInjectionTest {
