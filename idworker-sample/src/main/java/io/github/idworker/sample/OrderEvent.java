@@ -1,6 +1,7 @@
 package io.github.idworker.sample;
 
 import io.github.idworker.spring.entity.GeneratedId;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -11,11 +12,13 @@ import java.time.Instant;
  */
 public class OrderEvent {
 
+    /** Null until the insert fills it. */
     @GeneratedId
-    private Long id;
+    private @Nullable Long id;
     private long orderId;
-    private String kind;
-    private Instant happenedAt;
+    /** Null only in an instance MyBatis has created and not filled yet. */
+    private @Nullable String kind;
+    private @Nullable Instant happenedAt;
 
     /** For MyBatis, which reads rows into it. */
     public OrderEvent() {
@@ -28,11 +31,11 @@ public class OrderEvent {
         this.happenedAt = happenedAt;
     }
 
-    public Long getId() {
+    public @Nullable Long getId() {
         return id;
     }
 
-    public void setId(Long id) {
+    public void setId(@Nullable Long id) {
         this.id = id;
     }
 
@@ -44,19 +47,19 @@ public class OrderEvent {
         this.orderId = orderId;
     }
 
-    public String getKind() {
+    public @Nullable String getKind() {
         return kind;
     }
 
-    public void setKind(String kind) {
+    public void setKind(@Nullable String kind) {
         this.kind = kind;
     }
 
-    public Instant getHappenedAt() {
+    public @Nullable Instant getHappenedAt() {
         return happenedAt;
     }
 
-    public void setHappenedAt(Instant happenedAt) {
+    public void setHappenedAt(@Nullable Instant happenedAt) {
         this.happenedAt = happenedAt;
     }
 }
