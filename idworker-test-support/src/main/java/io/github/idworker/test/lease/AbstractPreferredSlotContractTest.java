@@ -45,13 +45,17 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
         return true;
     }
 
-    @BeforeEach
-    void onlyForCentresWithPreferredSlots() {
+    /**
+     * The first line of each test here: a {@code @BeforeEach} would skip every test of a subclass's whole chain,
+     * the rest of the lease kit included.
+     */
+    private void onlyForCentresWithPreferredSlots() {
         assumeTrue(leasesPreferredSlots(), "this centre does not lease preferred slots");
     }
 
     @Test
     void aPreferredFreeSlotIsTakenAndTheSlotsBelowItStayFresh() {
+        onlyForCentresWithPreferredSlots();
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         WorkerLease preferred = m.borrow(request(ns, 4, centreNow()).withPreferredSlot(2));
@@ -75,6 +79,7 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
 
     @Test
     void aPreferredSlotHeldByALiveLeaseIsRefusedWithNothingClaimed() {
+        onlyForCentresWithPreferredSlots();
         String ns = newNamespace();
         WorkerLease held = store.newManager().borrow(request(ns, 4, centreNow()).withPreferredSlot(1));
         ISequenceManager other = store.newManager();
@@ -96,6 +101,7 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
     /** The fence holds for a preferred slot too: its successor's floor is the high-water its last holder stored. */
     @Test
     void aPreferredSlotIsReclaimedAboveItsStoredHighWaterOnceFreeOrExpired() {
+        onlyForCentresWithPreferredSlots();
         String ns = newNamespace();
         ISequenceManager m = store.newManager();
         WorkerLease first = m.borrow(request(ns, 4, centreNow()).withPreferredSlot(3));
@@ -115,6 +121,7 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
     /** Slot 0 was used and returned, slot 3 never: either way exactly one of the borrowers gets it. */
     @Test
     void borrowersPreferringOneSlotAtOnceGetItExactlyOnce() throws Exception {
+        onlyForCentresWithPreferredSlots();
         String ns = newNamespace();
         ISequenceManager setup = store.newManager();
         WorkerLease used = setup.borrow(request(ns, 4, centreNow()));
@@ -158,6 +165,7 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
 
     @Test
     void aWorkerFailsOrFallsBackAsConfiguredWhenItsPreferredIdIsHeld() {
+        onlyForCentresWithPreferredSlots();
         String ns = agedNamespace(2);
         AbstractIdWorker holder = start(store.newManager(), options(ns, layout(2), centreClock())
                 .preferredWorkerId(WorkerIdPreference.fixed(1, WhenTaken.FAIL)).build());
@@ -186,6 +194,7 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
      */
     @Test
     void aSuccessorOnAPreferredSlotIssuesOnlyAboveTheStoredHighWater() {
+        onlyForCentresWithPreferredSlots();
         String ns = agedNamespace(2);
         WorkerIdPreference two = WorkerIdPreference.fixed(2, WhenTaken.FAIL);
         AbstractIdWorker crashed = start(store.newManager(), options(ns, layout(2), centreClock())
