@@ -190,7 +190,9 @@ inline borrow(w) {
             ex[chosen] = tnow + TTL;
             own[chosen] = kTok[w];
             if :: isNew -> created++ :: else fi;
-            kRes[w] = OK; rSlot[w] = chosen; rFloor[w] = chosenHw; rHw[w] = hw[chosen]; rGen[w] = gId
+            kRes[w] = OK; rSlot[w] = chosen; rFloor[w] = chosenHw; rHw[w] = hw[chosen]; rGen[w] = gId;
+            printf("T=%d worker %d (clock %d) borrows slot %d: floor %d, high-water %d, owner %d\n", T, w, wnow,
+                   chosen, chosenHw, hw[chosen], kTok[w])
        fi
   :: else
   fi
@@ -210,7 +212,8 @@ inline renew(w) {
             kRes[w] = AHEAD                                       /* L71-73: rule 13 */
 #endif
        :: else -> hw[s] = max(hw[s], kReq[w]); ex[s] = tnow + TTL; /* L74-77 */
-            kRes[w] = OK; rHw[w] = hw[s]
+            kRes[w] = OK; rHw[w] = hw[s];
+            printf("T=%d worker %d renews slot %d: high-water %d\n", T, w, s, hw[s])
        fi
   fi
 }
@@ -232,10 +235,14 @@ inline giveBack(w) {
    second start of the same pair, by any lease, would repeat identifiers: (ts, slot, 0) at least. */
 inline record(w, ts) {
   if
-  :: spyTok != 0 && spyTs == ts && spySlot == fSlot[w] -> assert(false)
+  :: spyTok != 0 && spyTs == ts && spySlot == fSlot[w] ->
+       printf("T=%d worker %d issues (ts %d, slot %d) under owner %d: DUPLICATE of owner %d's\n", T, w, ts, fSlot[w],
+              fTok[w], spyTok);
+       assert(false)
   :: else ->
        if
-       :: spyTok == 0 -> spyTs = ts; spySlot = fSlot[w]; spyTok = fTok[w]
+       :: spyTok == 0 -> spyTs = ts; spySlot = fSlot[w]; spyTok = fTok[w];
+            printf("T=%d worker %d issues (ts %d, slot %d) under owner %d\n", T, w, ts, fSlot[w], fTok[w])
        :: true
        fi
   fi
@@ -350,12 +357,12 @@ end:
   :: atomic { T < TMAX -> T++ }
   /* Redis loses all its data (restart without persistence, FLUSHALL, eviction of the one hash) */
 #ifdef FAULT_LOSS
-  :: atomic { !lostWhole -> lostWhole = 1; mk = 0; hasCreated = 0;
+  :: atomic { !lostWhole -> lostWhole = 1; mk = 0; hasCreated = 0; printf("T=%d Redis loses the lease hash\n", T);
        i = 0; do :: i < NS -> rec[i] = 0; hw[i] = 0; ex[i] = 0; own[i] = 0; i++ :: else -> break od }
 #endif
 #ifdef FAULT_RECORD
   /* one slot record lost (an HDEL by hand) */
-  :: atomic { !lostRecord -> lostRecord = 1;
+  :: atomic { !lostRecord -> lostRecord = 1; printf("T=%d one slot record is deleted\n", T);
        if :: rec[0] -> rec[0] = 0; hw[0] = 0; ex[0] = 0; own[0] = 0
           :: rec[1] -> rec[1] = 0; hw[1] = 0; ex[1] = 0; own[1] = 0 fi }
 #endif
@@ -374,6 +381,7 @@ init {
     if :: skew[1] = 0 :: skew[1] = 1 :: skew[1] = 2 :: skew[1] = 3 :: skew[1] = 4 fi;
     if :: skew[1] < skew[0] -> skew[1] = skew[0] :: else fi;
     ph[0] = IDLE; ph[1] = IDLE; kop[0] = NONE; kop[1] = NONE;
+    printf("skews: worker 0 %d, worker 1 %d (max-skew %d)\n", skew[0] - SKEWMAX, skew[1] - SKEWMAX, SKEW);
     run Env(); run Worker(0); run Worker(1)
   }
 }

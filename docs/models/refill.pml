@@ -76,6 +76,7 @@ byte maxIssued = 0;
 unsigned issued : 12;  /* numbers 1 .. 12 handed out so far, one bit each */
 
 inline issue(x) {
+  printf("T=%d node %d takes %d\n", T, _pid - 2, x);
   assert((issued & (1 << (x - 1))) == 0);   /* never twice */
   issued = issued | (1 << (x - 1));
   assert(x > maxIssued);                    /* strictly increasing across both nodes */
@@ -199,7 +200,8 @@ end:
   /* the refill: take the lock, SET NX PX with a fresh token (RedisSegmentRefill L102-103, SerialStockRefiller,
      PoolRefiller); a refiller that does not get it waits for the other's range */
   :: atomic { ph[w] == 0 && tok < MAXREF && !LOCKED ->
-       tok++; myTok[w] = tok; lock = tok; lockEx = T + LTTL; ph[w] = 1 }
+       tok++; myTok[w] = tok; lock = tok; lockEx = T + LTTL; ph[w] = 1;
+       printf("T=%d node %d takes the lock (token %d, until %d)\n", T, w, tok, lockEx) }
 #ifdef POOL
   /* PoolRefiller's check under the lock: seed an unknown high-water with the database's offset (pool-append.lua
      SEED, L85-90), or drop a list whose high-water lies below it (DROP, L79-84, commit 972d487) */
@@ -211,9 +213,11 @@ end:
 #endif
   /* reserve in the database, durably, before anything enters Redis (one UPDATE ... + read back, or the pool's
      compare-and-set); the lock may have expired meanwhile: the database does not know the lock */
-  :: atomic { ph[w] == 1 -> ra[w] = off; rb[w] = off + STEP; off = off + STEP; ph[w] = 2 }
+  :: atomic { ph[w] == 1 -> ra[w] = off; rb[w] = off + STEP; off = off + STEP; ph[w] = 2;
+       printf("T=%d node %d reserves %d..%d in the database\n", T, w, ra[w] + 1, rb[w]) }
   /* install, at any later time (a stalled refiller), then release the lock by compare-and-delete */
   :: atomic { ph[w] == 2 -> install(w);
+       printf("T=%d node %d installs %d..%d: stock now %d..%d\n", T, w, ra[w] + 1, rb[w], lo + 1, hi);
        if :: lock == myTok[w] -> lock = 0; lockEx = 0 :: else fi;
        ph[w] = 0; myTok[w] = 0; ra[w] = 0; rb[w] = 0 }
   od
@@ -225,7 +229,8 @@ end:
   :: atomic { T < TMAX -> T++;
        if :: lock != 0 && T >= lockEx -> lock = 0; lockEx = 0 :: else fi }   /* the lock key expires */
   /* Redis loses its data: a restart without persistence (a new identity, nothing kept) */
-  :: atomic { !lossDone && (!redisFault || DOUBLE) -> redisFault = 1; lossDone = 1; rid++; has = 0; lo = 0; hi = 0; sid = 0; lock = 0; lockEx = 0;
+  :: atomic { !lossDone && (!redisFault || DOUBLE) -> redisFault = 1; lossDone = 1; rid++;
+       printf("T=%d Redis restarts empty\n", T); has = 0; lo = 0; hi = 0; sid = 0; lock = 0; lockEx = 0;
 #ifdef POOL
        gapLo = 0; gapHi = 0; hwKnown = 0
 #else
@@ -234,7 +239,7 @@ end:
      }
   /* a snapshot (BGSAVE) now; later a restart that loads it: a new identity, the old data; a lock key past its
      expiry is not loaded */
-  :: atomic { !snapTaken -> snapTaken = 1; snHas = has; snSid = sid; snLo = lo; snHi = hi; snLock = lock;
+  :: atomic { !snapTaken -> snapTaken = 1; printf("T=%d snapshot\n", T); snHas = has; snSid = sid; snLo = lo; snHi = hi; snLock = lock;
        snLockEx = lockEx;
 #ifdef POOL
        snGapLo = gapLo; snGapHi = gapHi; snHwKnown = hwKnown
@@ -242,7 +247,8 @@ end:
        skip
 #endif
      }
-  :: atomic { snapTaken && !restoreDone && (!redisFault || DOUBLE) -> redisFault = 1; restoreDone = 1; rid++; has = snHas; sid = snSid; lo = snLo; hi = snHi;
+  :: atomic { snapTaken && !restoreDone && (!redisFault || DOUBLE) -> redisFault = 1; restoreDone = 1; rid++;
+       printf("T=%d Redis restarts from the snapshot\n", T); has = snHas; sid = snSid; lo = snLo; hi = snHi;
        if :: snLock != 0 && T < snLockEx -> lock = snLock; lockEx = snLockEx :: else -> lock = 0; lockEx = 0 fi;
 #ifdef POOL
        gapLo = snGapLo; gapHi = snGapHi; hwKnown = snHwKnown
@@ -252,7 +258,8 @@ end:
      }
 #ifdef FAULT_DBBACK
   /* the database row is moved back by one step (restored from a backup) */
-  :: atomic { !dbBack && off >= STEP -> dbBack = 1; off = off - STEP }
+  :: atomic { !dbBack && off >= STEP -> dbBack = 1; off = off - STEP;
+       printf("T=%d the database row is moved back to %d\n", T, off) }
 #endif
   od
 }
