@@ -1,0 +1,269 @@
+/*
+ * refill.pml -- the three refill protocols of the shape "reserve durably in the database, then install above the
+ * high-water in Redis, under a lock", model-checked by SPIN. One model, one protocol per run:
+ *   -DSEGMENT  the Redis sequence: segment-next.lua, segment-install.lua (current range), RedisSegmentRefill
+ *   -DSERIAL   the strict serial stock: serial-take.lua, serial-install.lua, SerialStockRefiller
+ *   -DPOOL     the ID pool (MONOTONIC): pool-take.lua, pool-append.lua, PoolRefiller
+ * The three share the lock (owner-token SET NX PX, compare-and-delete), the database reservation and the Redis
+ * identity (master_replid); they differ only in the install and take steps, written apart below.
+ *
+ * Safety property: every number handed out is larger than every number handed out before it, by any node
+ * (strictly increasing in arrival order: DESIGN 5, 6 and 7 MONOTONIC), hence never handed out twice.
+ *
+ * One Redis fault per run, a loss or a stale restore (-DDOUBLE_REDIS_FAULT allows both: see README, a finding).
+ *
+ * Actors: two nodes (each a taker and a refiller, one refill at a time), the database row (its offset), Redis
+ * (stock, high-water, identity, lock), and an environment that moves time and injects faults: Redis loses its
+ * data (restart without persistence), Redis restarts from an older snapshot (a new identity with old data),
+ * the database row is moved back by one step (a restore from a backup; -DFAULT_DBBACK, SEGMENT and SERIAL only:
+ * the pool table refuses it, commit c6c1539). A refiller may stall between any two of its steps, past its lock.
+ *
+ * Switches that restore holes (SPIN must then find a counterexample):
+ *   -DNO_LOCK_CHECK      the install does not check the lock token
+ *   -DNO_INSTALL_ABOVE   the install does not check that the range lies above Redis's high-water
+ *   -DNO_RUN_ID_CHECK    takes serve a stock stamped by another Redis identity (commit e91b3b6)
+ */
+
+#ifndef TMAX
+#define TMAX   5      /* last instant */
+#endif
+#define LTTL   2      /* refill lock ttl: the lock lives while T < its expiry */
+#define STEP   2      /* numbers per reservation */
+#ifndef MAXREF
+#define MAXREF 3      /* reservations (lock tokens) in one run */
+#endif
+
+byte T = 0;
+
+/* ---- the database row: its offset (max_id / reserved high-water / current_offset) ---- */
+byte off = 0;
+
+/* ---- Redis ---- */
+byte rid = 1;          /* this Redis process's identity (INFO replication master_replid) */
+bool has = 0;          /* the stock's hash exists (SEGMENT v_l/v_h, SERIAL lo/hi, POOL meta with hw) */
+byte sid;              /* the identity that stamped it (run_id field) */
+byte lo, hi;           /* numbers lo+1 .. hi are in stock (SEGMENT v_l, v_h; SERIAL lo, hi; POOL the list) */
+#ifdef POOL
+byte gapLo, gapHi;     /* POOL: a list may hold a gap lo < gapLo+1 .. gapHi < hi of numbers never appended */
+bool hwKnown;          /* POOL: meta.hw present */
+#endif
+byte lock, lockEx;     /* the refill lock: token (0 = none) and expiry */
+
+/* ---- snapshot, for the stale restore ---- */
+#ifdef FAULT_DBBACK
+bool redisFault = 1;   /* a row moved back and a Redis fault together are not detected (README: what it does not prove) */
+bool snapTaken, lossDone, restoreDone, dbBack;
+#else
+bool snapTaken, redisFault, lossDone, restoreDone, dbBack;
+#endif
+#ifdef DOUBLE_REDIS_FAULT
+#define DOUBLE true
+#else
+#define DOUBLE false
+#endif
+bool snHas; byte snSid, snLo, snHi, snLock, snLockEx;
+#ifdef POOL
+byte snGapLo, snGapHi; bool snHwKnown;
+#endif
+
+/* ---- the nodes ---- */
+byte tok = 0;          /* last lock token handed out */
+byte ph[2];            /* 0 idle, 1 holds a token (maybe the lock), 2 reserved a range */
+byte myTok[2], ra[2], rb[2];   /* token; the reserved range ra+1 .. rb */
+
+/* ---- the property ---- */
+byte maxIssued = 0;
+unsigned issued : 12;  /* numbers 1 .. 12 handed out so far, one bit each */
+
+inline issue(x) {
+  printf("T=%d node %d takes %d\n", T, _pid - 2, x);
+  assert((issued & (1 << (x - 1))) == 0);   /* never twice */
+  issued = issued | (1 << (x - 1));
+  assert(x > maxIssued);                    /* strictly increasing across both nodes */
+  maxIssued = x
+}
+
+#define LOCKED (lock != 0 && T < lockEx)
+/* the install's lock check passes: this refiller's token holds the lock (always, without the check) */
+#ifdef NO_LOCK_CHECK
+#define MINE(w) true
+#else
+#define MINE(w) (lock == myTok[w] && LOCKED)
+#endif
+
+/* ===================================== takes ===================================== */
+#ifdef SEGMENT
+/* segment-next.lua L45-74 (count 1, checkRun 1): MISSING / MISSING run_id / EXHAUSTED, else HINCRBY v_l 1 */
+#ifdef NO_RUN_ID_CHECK
+#define TAKEABLE (has && hi > lo)
+#else
+#define TAKEABLE (has && sid == rid && hi > lo)
+#endif
+inline take() { lo++; issue(lo) }
+#endif
+
+#ifdef SERIAL
+/* serial-take.lua L40-63 (count 1): MISSING / MISSING run_id / SHORT, else HINCRBY lo 1 */
+#ifdef NO_RUN_ID_CHECK
+#define TAKEABLE (has && hi > lo)
+#else
+#define TAKEABLE (has && sid == rid && hi > lo)
+#endif
+inline take() { lo++; issue(lo) }
+#endif
+
+#ifdef POOL
+/* pool-take.lua L36-76 (count 1): a pool stamped by another identity is dropped (RESET, L39-44), else LPOP */
+#ifdef NO_RUN_ID_CHECK
+#define TAKEABLE (has && hi > lo)
+#else
+#define TAKEABLE (has && sid == rid && hi > lo)   /* a foreign stamp is RESET first, below */
+#endif
+inline take() {
+  lo++;
+  if :: lo > gapLo && lo <= gapHi -> lo = gapHi + 1 :: else fi;   /* the numbers of a gap were never appended */
+  issue(lo)
+}
+/* L39-44: a missing or foreign stamp: DEL list and meta, stamp anew */
+#define RESETTABLE (sid != rid)
+inline reset() { has = 0; lo = 0; hi = 0; gapLo = 0; gapHi = 0; hwKnown = 0; sid = rid }
+#endif
+
+/* ============================ install (the refill's last step) ============================ */
+#ifdef SEGMENT
+/* segment-install.lua L45-70, where = 'current' (RedisSegmentRefill.refillUntilIssued L111 -> L276) */
+inline install(w) {
+  if
+#ifndef NO_LOCK_CHECK
+  :: lock != myTok[w] || !LOCKED -> skip                     /* L45-47 NOT_OWNER: a gap */
+#endif
+#ifndef NO_INSTALL_ABOVE
+  :: MINE(w) && has && ra[w] < hi -> skip    /* L48-55 BELOW: a gap */
+#endif
+  :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid      /* L65-69: the current range, this identity */
+  fi
+}
+#endif
+
+#ifdef SERIAL
+/* serial-install.lua L41-70 (SerialStockRefiller) */
+inline install(w) {
+  if
+#ifndef NO_LOCK_CHECK
+  :: lock != myTok[w] || !LOCKED -> skip                     /* L41-43 NOT_OWNER */
+#endif
+#ifndef NO_INSTALL_ABOVE
+  :: MINE(w) && has && sid == rid && ra[w] + 1 <= hi -> skip   /* L54-56 BELOW */
+#endif
+  :: else ->
+       if
+       :: has && sid == rid && ra[w] == hi -> hi = rb[w]     /* L57-59 EXTENDED */
+       :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid /* L62-65 REPLACED */
+       fi
+  fi
+}
+#endif
+
+#ifdef POOL
+/* pool-append.lua L51-108, mode APPEND (PoolRefiller) */
+inline install(w) {
+  if
+  :: sid != rid -> reset()                                   /* L53-57 RESET: nothing appended */
+#ifndef NO_LOCK_CHECK
+  :: sid == rid && (lock != myTok[w] || !LOCKED) -> skip     /* L58-60 LOCK */
+#endif
+  :: sid == rid && MINE(w) && !hwKnown -> skip   /* L91-93 SEED first */
+#ifndef NO_INSTALL_ABOVE
+  :: sid == rid && MINE(w) && hwKnown && ra[w] + 1 <= hi -> skip  /* L94-96 STALE */
+#endif
+  :: else ->                                                 /* L101-107: RPUSH, hw = highest */
+       if
+       :: hi > lo && ra[w] > hi -> gapLo = hi; gapHi = ra[w]  /* a gap between the list and the chunk */
+       :: hi <= lo -> lo = ra[w]; gapLo = 0; gapHi = 0        /* an empty list: the chunk alone */
+       :: else
+       fi;
+       hi = rb[w]; has = 1
+  fi
+}
+#endif
+
+proctype Node(byte w) {
+end:
+  do
+  /* a take; the reply that finds nothing to take drives a refill, below */
+  :: atomic { TAKEABLE -> take() }
+#ifdef POOL
+#ifndef NO_RUN_ID_CHECK
+  :: atomic { RESETTABLE -> reset() }                        /* pool-take.lua L39-44 */
+#endif
+#endif
+  /* the refill: take the lock, SET NX PX with a fresh token (RedisSegmentRefill L102-103, SerialStockRefiller,
+     PoolRefiller); a refiller that does not get it waits for the other's range */
+  :: atomic { ph[w] == 0 && tok < MAXREF && !LOCKED ->
+       tok++; myTok[w] = tok; lock = tok; lockEx = T + LTTL; ph[w] = 1;
+       printf("T=%d node %d takes the lock (token %d, until %d)\n", T, w, tok, lockEx) }
+#ifdef POOL
+  /* PoolRefiller's check under the lock: seed an unknown high-water with the database's offset (pool-append.lua
+     SEED, L85-90), or drop a list whose high-water lies below it (DROP, L79-84, commit 972d487) */
+  :: atomic { ph[w] == 1 && sid == rid && lock == myTok[w] && LOCKED && (!hwKnown || hi < off) ->
+       if
+       :: !hwKnown -> hwKnown = 1; has = 1; lo = off; hi = off; gapLo = 0; gapHi = 0
+       :: else -> lo = off; hi = off; gapLo = 0; gapHi = 0
+       fi }
+#endif
+  /* reserve in the database, durably, before anything enters Redis (one UPDATE ... + read back, or the pool's
+     compare-and-set); the lock may have expired meanwhile: the database does not know the lock */
+  :: atomic { ph[w] == 1 -> ra[w] = off; rb[w] = off + STEP; off = off + STEP; ph[w] = 2;
+       printf("T=%d node %d reserves %d..%d in the database\n", T, w, ra[w] + 1, rb[w]) }
+  /* install, at any later time (a stalled refiller), then release the lock by compare-and-delete */
+  :: atomic { ph[w] == 2 -> install(w);
+       printf("T=%d node %d installs %d..%d: stock now %d..%d\n", T, w, ra[w] + 1, rb[w], lo + 1, hi);
+       if :: lock == myTok[w] -> lock = 0; lockEx = 0 :: else fi;
+       ph[w] = 0; myTok[w] = 0; ra[w] = 0; rb[w] = 0 }
+  od
+}
+
+proctype Env() {
+end:
+  do
+  :: atomic { T < TMAX -> T++;
+       if :: lock != 0 && T >= lockEx -> lock = 0; lockEx = 0 :: else fi }   /* the lock key expires */
+  /* Redis loses its data: a restart without persistence (a new identity, nothing kept) */
+  :: atomic { !lossDone && (!redisFault || DOUBLE) -> redisFault = 1; lossDone = 1; rid++;
+       printf("T=%d Redis restarts empty\n", T); has = 0; lo = 0; hi = 0; sid = 0; lock = 0; lockEx = 0;
+#ifdef POOL
+       gapLo = 0; gapHi = 0; hwKnown = 0
+#else
+       skip
+#endif
+     }
+  /* a snapshot (BGSAVE) now; later a restart that loads it: a new identity, the old data; a lock key past its
+     expiry is not loaded */
+  :: atomic { !snapTaken -> snapTaken = 1; printf("T=%d snapshot\n", T); snHas = has; snSid = sid; snLo = lo; snHi = hi; snLock = lock;
+       snLockEx = lockEx;
+#ifdef POOL
+       snGapLo = gapLo; snGapHi = gapHi; snHwKnown = hwKnown
+#else
+       skip
+#endif
+     }
+  :: atomic { snapTaken && !restoreDone && (!redisFault || DOUBLE) -> redisFault = 1; restoreDone = 1; rid++;
+       printf("T=%d Redis restarts from the snapshot\n", T); has = snHas; sid = snSid; lo = snLo; hi = snHi;
+       if :: snLock != 0 && T < snLockEx -> lock = snLock; lockEx = snLockEx :: else -> lock = 0; lockEx = 0 fi;
+#ifdef POOL
+       gapLo = snGapLo; gapHi = snGapHi; hwKnown = snHwKnown
+#else
+       skip
+#endif
+     }
+#ifdef FAULT_DBBACK
+  /* the database row is moved back by one step (restored from a backup) */
+  :: atomic { !dbBack && off >= STEP -> dbBack = 1; off = off - STEP;
+       printf("T=%d the database row is moved back to %d\n", T, off) }
+#endif
+  od
+}
+
+init {
+  atomic { run Env(); run Node(0); run Node(1) }
+}
