@@ -36,6 +36,14 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
     /** {@link #preferredSlot()} of a borrow that may claim any slot. */
     public static final int ANY_SLOT = -1;
 
+    /**
+     * The highest slot a borrow may prefer. A centre claims a preferred slot above the ones a namespace has used
+     * together with a free record for every unused slot below it, in one atomic step (one Lua call, one
+     * transaction, one ZooKeeper multi): bounded, so that step stays small (a ZooKeeper multi of 2^20 records
+     * would pass its 1 MB packet limit, a Lua call of that size would block Redis).
+     */
+    public static final int MAX_PREFERRED_SLOT = 1023;
+
     public LeaseRequest {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(owner, "owner");
@@ -60,9 +68,9 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
                     + "), was " + lossGuard);
         }
         host = host == null ? "" : host;
-        if (preferredSlot < ANY_SLOT || preferredSlot >= slotCount) {
+        if (preferredSlot < ANY_SLOT || preferredSlot >= slotCount || preferredSlot > MAX_PREFERRED_SLOT) {
             throw new IllegalArgumentException("preferredSlot must be " + ANY_SLOT + " (any) or 0 to "
-                    + (slotCount - 1) + ", was " + preferredSlot);
+                    + (Math.min(slotCount - 1, MAX_PREFERRED_SLOT)) + ", was " + preferredSlot);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.github.idworker.snowflake;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.lease.LeaseRequest;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -265,6 +266,13 @@ public final class WorkerOptions {
                         + preferred.workerId() + " (" + preferred.origin() + "), outside the layout's worker ids: "
                         + "allowed are 0 to " + (layout.workerCapacity() - 1) + " (idworker.snowflake.worker-bits = "
                         + layout.workerBits() + " gives " + layout.workerCapacity() + " worker ids)");
+            }
+            if (preferred != null && preferred.workerId() > LeaseRequest.MAX_PREFERRED_SLOT) {
+                throw new IdWorkerConfigurationException(preferred.property(), "gives worker id "
+                        + preferred.workerId() + " (" + preferred.origin() + "), above the highest preferred worker "
+                        + "id, " + LeaseRequest.MAX_PREFERRED_SLOT + ": the centre writes a record for every unused "
+                        + "worker id below a preferred one in one step, which must stay small. Prefer an id of at "
+                        + "most " + LeaseRequest.MAX_PREFERRED_SLOT + ", or set idworker.worker-id.source=any");
             }
             return new WorkerOptions(this);
         }

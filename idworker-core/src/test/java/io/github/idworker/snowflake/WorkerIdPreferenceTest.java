@@ -61,6 +61,24 @@ class WorkerIdPreferenceTest {
     }
 
     @Test
+    void aPreferredIdAbove1023IsRefusedEvenWhereTheLayoutHasIt() {
+        SnowflakeLayout twelveBits = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 12, 10);
+        assertThatThrownBy(() -> WorkerOptions.builder().layout(twelveBits)
+                .preferredWorkerId(WorkerIdPreference.statefulSetOrdinal("orders-1024", WhenTaken.FAIL)).build())
+                .isInstanceOfSatisfying(IdWorkerConfigurationException.class,
+                        e -> assertThat(e.getProperty()).isEqualTo("idworker.worker-id.source"))
+                .hasMessageContaining("gives worker id 1024")
+                .hasMessageContaining("above the highest preferred worker id, 1023");
+        assertThat(WorkerOptions.builder().layout(twelveBits)
+                .preferredWorkerId(WorkerIdPreference.fixed(1023, WhenTaken.FAIL)).build().preferredWorkerId())
+                .isNotNull();
+        LeaseRequest wide = new LeaseRequest("ns", 4096, "owner", Duration.ofSeconds(1), 0, Duration.ZERO, "h", 1, "l");
+        assertThat(wide.withPreferredSlot(1023).preferredSlot()).isEqualTo(1023);
+        assertThatThrownBy(() -> wide.withPreferredSlot(1024)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("preferredSlot must be -1 (any) or 0 to 1023, was 1024");
+    }
+
+    @Test
     void aLeaseRequestPrefersOnlyASlotItHas() {
         LeaseRequest any = new LeaseRequest("ns", 4, "owner", Duration.ofSeconds(1), 0, Duration.ZERO, "h", 1, "l");
         assertThat(any.hasPreferredSlot()).isFalse();

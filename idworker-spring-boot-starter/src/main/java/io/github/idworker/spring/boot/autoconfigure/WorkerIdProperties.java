@@ -25,7 +25,7 @@ public class WorkerIdProperties {
      */
     private @Nullable Source source;
 
-    /** Worker id to take at startup; between 0 and 2^idworker.snowflake.worker-bits - 1. */
+    /** Worker id to take at startup; between 0 and 2^idworker.snowflake.worker-bits - 1, and at most 1023. */
     private @Nullable Integer preferred;
 
     /**
