@@ -34,7 +34,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +96,8 @@ class NamedGeneratorsTest {
     private final String defaultNamespace = TestNames.namespace();
     private final String ordersNamespace = TestNames.namespace();
     private final String paymentsNamespace = TestNames.namespace();
+    /** A payments epoch of its own, 30 days before today's start: the test passes on any day. */
+    private final Instant paymentsEpoch = Instant.now().truncatedTo(ChronoUnit.DAYS).minus(Duration.ofDays(30));
 
     private ApplicationContextRunner app(String url) {
         return new ApplicationContextRunner()
@@ -107,7 +111,7 @@ class NamedGeneratorsTest {
                         "idworker.generators.orders.snowflake.worker-bits=6",
                         "idworker.generators.orders.snowflake.sequence-bits=14",
                         "idworker.generators.payments.namespace=" + paymentsNamespace,
-                        "idworker.generators.payments.snowflake.epoch=2024-01-01T00:00:00Z",
+                        "idworker.generators.payments.snowflake.epoch=" + paymentsEpoch,
                         "idworker.generators.payments.snowflake.timestamp-bits=40",
                         "idworker.generators.payments.snowflake.worker-bits=12",
                         "idworker.generators.payments.snowflake.sequence-bits=11");
@@ -142,7 +146,7 @@ class NamedGeneratorsTest {
 
             // each in its own layout, decoded with a layout built here from the configured values
             SnowflakeLayout ordersLayout = SnowflakeLayout.of(SnowflakeLayout.DEFAULT_EPOCH, 41, 6, 14);
-            SnowflakeLayout paymentsLayout = SnowflakeLayout.of(Instant.parse("2024-01-01T00:00:00Z"), 40, 12, 11);
+            SnowflakeLayout paymentsLayout = SnowflakeLayout.of(paymentsEpoch, 40, 12, 11);
             assertIssuesIn(orders, ordersLayout, order);
             assertIssuesIn(payments, paymentsLayout, payment);
 
@@ -222,6 +226,7 @@ class NamedGeneratorsTest {
     @CsvSource(delimiter = '|', value = {
         "idworker.generators[bad name].namespace=x|idworker.generators[bad name]|letters, digits",
         "idworker.generators.byType.namespace=x|idworker.generators.byType|another bean of the application",
+        "idworker.generators.snowflake.namespace=x|idworker.generators.snowflake|names the default worker",
         "idworker.generators.orders.snowflake.worker-bits=30|idworker.generators.orders.snowflake.worker-bits|at most 20",
         "idworker.generators.orders.namespace=|idworker.generators.orders.namespace|must be set",
         "idworker.generators.orders.namespace=a b|idworker.generators.orders.namespace|was 'a b'",
