@@ -1,6 +1,7 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
 import io.github.idworker.IdWorkerConfigurationException;
+import io.github.idworker.spring.entity.IdSources;
 import io.github.idworker.jdbc.JdbcTimeouts;
 import io.github.idworker.lease.ISequenceManager;
 import io.github.idworker.snowflake.AbstractIdWorker;
@@ -135,6 +136,13 @@ final class NamedGeneratorRegistrar implements BeanDefinitionRegistryPostProcess
         if (!NAME.matcher(name).matches()) {
             throw new IdWorkerConfigurationException(PREFIX + "[" + name + "]", "a generator's name is its bean's "
                     + "name and must be 1 to 64 letters, digits, '-' or '_', was '" + name + "'");
+        }
+        if (name.equalsIgnoreCase(IdSources.SNOWFLAKE)) {
+            // @GeneratedId's source "snowflake" is the default worker: a generator of that name would give one
+            // table IDs of two namespaces, which may be equal
+            throw new IdWorkerConfigurationException(PREFIX + "." + name, "'" + IdSources.SNOWFLAKE + "' names the "
+                    + "default worker among the ID sources of @GeneratedId and @SourcedId; choose another generator "
+                    + "name");
         }
         if (registry.containsBeanDefinition(name) || registry.containsBeanDefinition(lifecycleBean(name))) {
             throw new IdWorkerConfigurationException(PREFIX + "." + name,
