@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,13 @@ import java.util.Set;
  * application has set keeps its value. An ID field is one marked {@link GeneratedId}, or one named in the
  * configured mapping {@code idworker.entity-ids.fields} ({@code com.example.Order.id=segment:order}), which wins
  * over the annotation. Thread-safe; the fields of a class are found once and kept.
+ *
+ * <p>What is checked when: a configured field that does not exist, is not a {@code Long}, {@code long} or
+ * {@code String}, or names a malformed source fails the constructor; {@link #checkConfiguredSources()} (run by the
+ * starter once every singleton exists) resolves each configured source, so a name no generator answers to fails
+ * the startup too. A {@code @GeneratedId} field is found only when an entity of its class is first filled (there
+ * is no class list to scan), so its type and source are checked then; so is a segment or sequence tag, whose
+ * existence only its store can tell.
  *
  * <p>Steps of {@link #fillAll(Iterable)}:
  * <ol>
@@ -50,6 +58,25 @@ public final class EntityIdFiller {
         this.sources = sources;
         this.configured = Map.copyOf(configured);
         this.configured.forEach((key, source) -> check(key, source, classLoader));
+    }
+
+    /**
+     * Resolves the source of every configured field through the {@link IdSources}, so that a name that stands for
+     * no generator fails now rather than at the first insert. Call it once the generators exist (the starter does,
+     * after all singletons are created).
+     *
+     * @throws IdWorkerConfigurationException naming {@code idworker.entity-ids.fields[<key>]}, the source, what
+     *         was missing and the forms a source may take
+     */
+    public void checkConfiguredSources() {
+        configured.forEach((key, source) -> {
+            try {
+                sources.get(source);
+            } catch (IdWorkerConfigurationException e) {
+                throw new IdWorkerConfigurationException(property(key), property(key) + "=" + source
+                        + " names no usable generator: " + detail(e), e);
+            }
+        });
     }
 
     /** Fills the empty ID fields of {@code entity}; returns how many it filled (0 for an object without any). */
@@ -88,6 +115,23 @@ public final class EntityIdFiller {
         return !fields.get(type).isEmpty();
     }
 
+    /** The names of the ID fields objects of {@code type} have (declared in it or a superclass). */
+    public Set<String> idFieldNames(Class<?> type) {
+        Set<String> names = new LinkedHashSet<>();
+        fields.get(type).forEach(f -> names.add(f.field().getName()));
+        return names;
+    }
+
+    /** Whether {@code entity} has an ID field named {@code name} that is still empty (one this filler would fill). */
+    public boolean hasEmptyIdField(Object entity, String name) {
+        for (IdField f : fields.get(entity.getClass())) {
+            if (f.field().getName().equals(name) && f.isEmpty(entity)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private List<IdField> scan(Class<?> type) {
         if (type.isPrimitive() || type.isArray() || type.getName().startsWith("java.")) {
             return List.of();
@@ -108,21 +152,43 @@ public final class EntityIdFiller {
         return List.copyOf(out);
     }
 
+    /** The message of {@code e} without the property it starts with (the caller names its own). */
+    private static String detail(IdWorkerConfigurationException e) {
+        String message = String.valueOf(e.getMessage());
+        String prefix = e.getProperty() + ": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    private static String property(String key) {
+        return "idworker.entity-ids.fields[" + key + "]";
+    }
+
     private static void check(String key, String source, @Nullable ClassLoader classLoader) {
-        String property = "idworker.entity-ids.fields[" + key + "]";
+        String property = property(key);
         int dot = key.lastIndexOf('.');
         if (dot <= 0 || dot == key.length() - 1 || source.isBlank()) {
             throw new IdWorkerConfigurationException(property, property + "=" + source + " must name a class and a "
                     + "field (com.example.Order.id) and an ID source (snowflake, segment:<tag>, sequence:<tag> or "
                     + "an IdGenerator bean's name)");
         }
+        String malformed = SourceNames.malformed(source);
+        if (malformed != null) {
+            throw new IdWorkerConfigurationException(property, property + " names no generator: " + malformed);
+        }
+        Field field;
         try {
             Class<?> type = Class.forName(key.substring(0, dot), false, classLoader);
-            IdField.of(type.getDeclaredField(key.substring(dot + 1)), source);
+            field = type.getDeclaredField(key.substring(dot + 1));
         } catch (ClassNotFoundException | NoSuchFieldException e) {
             throw new IdWorkerConfigurationException(property, property + " names no field of this application: "
                     + e.getMessage() + " was not found; write the class's full name and the field as declared, "
                     + "for example com.example.Order.id", e);
+        }
+        try {
+            IdField.of(field, source);
+        } catch (IdWorkerConfigurationException e) {
+            // the same type and modifier rules as @GeneratedId, reported under the property that named the field
+            throw new IdWorkerConfigurationException(property, property + "=" + source + ": " + detail(e), e);
         }
     }
 

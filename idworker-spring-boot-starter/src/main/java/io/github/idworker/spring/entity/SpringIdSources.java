@@ -7,6 +7,7 @@ import io.github.idworker.segment.redis.RedisSequenceGenerators;
 import io.github.idworker.snowflake.AbstractIdWorker;
 import org.springframework.beans.factory.ListableBeanFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -27,13 +28,11 @@ import java.util.function.ToLongFunction;
  *   <li>Otherwise the {@link IdGenerator} bean of that name.</li>
  * </ol>
  * Nothing found: an {@link IdWorkerConfigurationException} naming the source, what was missing and the forms a
- * name may take.
+ * name may take; several beans of the type and none primary: an {@link AmbiguousIdSourceException} naming them.
  */
 public final class SpringIdSources implements IdSources {
 
-    private static final String FORMS = "a source is 'snowflake' (@EnableIdWorker), 'segment:<tag>' "
-            + "(@EnableSegmentIdGenerators), 'sequence:<tag>' (@EnableSegmentIdGenerators(redisSequences = true)) "
-            + "or the name of an IdGenerator bean";
+    private static final String FORMS = SourceNames.FORMS;
 
     private final ListableBeanFactory beans;
     private final Map<String, IdGenerator> found = new ConcurrentHashMap<>();
@@ -56,13 +55,17 @@ public final class SpringIdSources implements IdSources {
     }
 
     private IdGenerator resolve(String name) {
+        String malformed = SourceNames.malformed(name);
+        if (malformed != null) {
+            throw new IdWorkerConfigurationException("generator", malformed);
+        }
         if (name.startsWith(SEGMENT_PREFIX)) {
-            String tag = tag(name, SEGMENT_PREFIX);
+            String tag = name.substring(SEGMENT_PREFIX.length());
             SegmentIdGenerators lookup = unique(SegmentIdGenerators.class, name, "@EnableSegmentIdGenerators");
             return new TagGenerator(tag, lookup::nextId, lookup::nextIds);
         }
         if (name.startsWith(SEQUENCE_PREFIX)) {
-            String tag = tag(name, SEQUENCE_PREFIX);
+            String tag = name.substring(SEQUENCE_PREFIX.length());
             RedisSequenceGenerators lookup = unique(RedisSequenceGenerators.class, name,
                     "@EnableSegmentIdGenerators(redisSequences = true)");
             return new TagGenerator(tag, lookup::nextId, lookup::nextIds);
@@ -70,30 +73,26 @@ public final class SpringIdSources implements IdSources {
         if (SNOWFLAKE.equals(name)) {
             return unique(AbstractIdWorker.class, name, "@EnableIdWorker");
         }
-        if (!name.isBlank() && beans.containsBean(name) && beans.isTypeMatch(name, IdGenerator.class)) {
+        if (beans.containsBean(name) && beans.isTypeMatch(name, IdGenerator.class)) {
             return beans.getBean(name, IdGenerator.class);
         }
         throw new IdWorkerConfigurationException("generator", "ID source '" + name + "' names no generator of this "
                 + "application (no IdGenerator bean of that name); " + FORMS);
     }
 
-    private static String tag(String name, String prefix) {
-        String tag = name.substring(prefix.length());
-        if (tag.isBlank()) {
-            throw new IdWorkerConfigurationException("generator", "ID source '" + name + "' has no tag after '"
-                    + prefix + "'; " + FORMS);
-        }
-        return tag;
-    }
-
     private <T> T unique(Class<T> type, String name, String enabledBy) {
         T bean = beans.getBeanProvider(type).getIfUnique();
-        if (bean == null) {
-            throw new IdWorkerConfigurationException("generator", "ID source '" + name + "' needs exactly one "
-                    + type.getSimpleName() + " bean, found " + beans.getBeanNamesForType(type).length
-                    + "; add " + enabledBy + " to the application; " + FORMS);
+        if (bean != null) {
+            return bean;
         }
-        return bean;
+        // getIfUnique answers null for none and for several without a primary one: tell the two apart, or a
+        // second worker built by hand would be reported as a missing @EnableIdWorker
+        String[] names = beans.getBeanNamesForType(type);
+        if (names.length > 0) {
+            throw new AmbiguousIdSourceException(name, type, List.of(names));
+        }
+        throw new IdWorkerConfigurationException("generator", "ID source '" + name + "' needs exactly one "
+                + type.getSimpleName() + " bean, found 0; add " + enabledBy + " to the application; " + FORMS);
     }
 
     /** The generator of one tag of a lookup, going through the lookup on each call. */

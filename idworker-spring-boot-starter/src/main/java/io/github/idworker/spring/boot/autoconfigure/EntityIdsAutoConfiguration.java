@@ -7,6 +7,8 @@ import io.github.idworker.spring.entity.hibernate.IdSourceGenerator;
 import io.github.idworker.spring.entity.jdbc.GeneratedIdCallback;
 import io.github.idworker.spring.entity.mybatis.GeneratedIdInterceptor;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -23,8 +25,9 @@ import org.springframework.core.io.ResourceLoader;
  * path, the MyBatis {@link GeneratedIdInterceptor}, the Spring Data JDBC {@link GeneratedIdCallback} and the
  * Hibernate setting that {@code @SnowflakeId} and {@code @SourcedId} read. Each bean backs off when the
  * application declares one of its type; {@code idworker.entity-ids.enabled=false} switches all of them off.
- * Nothing is looked up until the first insert, so it needs no {@code @Enable…} annotation of its own: an entity
- * names a generator that one of them registers. Each nested part is guarded by a condition on a class
+ * A {@code @GeneratedId} source is looked up at the first insert of its class, and the sources of
+ * {@code idworker.entity-ids.fields} once every singleton exists, so it needs no {@code @Enable…} annotation of its
+ * own: an entity names a generator that one of them registers. Each nested part is guarded by a condition on a class
  * <em>name</em>, so that a missing optional jar is never loaded.
  */
 @AutoConfiguration
@@ -52,6 +55,16 @@ public class EntityIdsAutoConfiguration {
     public EntityIdFiller entityIdFiller(IdSources sources, IdWorkerProperties properties,
                                          ResourceLoader resourceLoader) {
         return new EntityIdFiller(sources, properties.getEntityIds().getFields(), resourceLoader.getClassLoader());
+    }
+
+    /**
+     * Resolves the sources of {@code idworker.entity-ids.fields} once every singleton exists, so that a name no
+     * generator answers to fails the startup, not the first insert; resolving earlier would create generator
+     * beans from inside MyBatis' or Hibernate's early initialisation.
+     */
+    @Bean
+    static SmartInitializingSingleton entityIdSourcesCheck(ObjectProvider<EntityIdFiller> filler) {
+        return () -> filler.ifAvailable(EntityIdFiller::checkConfiguredSources);
     }
 
     /** MyBatis: Spring Boot's MyBatis auto-configuration adds every {@code Interceptor} bean to its factory. */

@@ -4,6 +4,11 @@ import io.github.idworker.IdGenerator;
 import io.github.idworker.IdWorkerConfigurationException;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
+import io.github.idworker.lease.jdbc.JdbcSequenceManager;
+import io.github.idworker.snowflake.AbstractIdWorker;
+import io.github.idworker.snowflake.DBIdWorker;
+import io.github.idworker.snowflake.WorkerOptions;
+import io.github.idworker.spring.entity.AmbiguousIdSourceException;
 import io.github.idworker.spring.entity.EntityIdFiller;
 import io.github.idworker.spring.entity.GeneratedId;
 import io.github.idworker.spring.entity.IdSources;
@@ -13,6 +18,7 @@ import io.github.idworker.spring.entity.mybatis.GeneratedIdInterceptor;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import org.apache.ibatis.plugin.Interceptor;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -37,8 +43,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The entity-ID auto-configuration: registered in the starter's imports, each integration only with its library,
- * all off by property; the names {@link IdSources} understands, its errors, the configured field mapping and its
- * property names; a Redis sequence filling a list in one call (embedded Redis, H2).
+ * all off by property; the names {@link IdSources} understands, its errors (an ambiguous snowflake worker among
+ * them), the configured field mapping, its property names and the startup checks of its sources and types; a
+ * Redis sequence filling a list in one call (embedded Redis, H2).
  */
 class EntityIdsAutoConfigurationTest {
 
@@ -65,6 +72,16 @@ class EntityIdsAutoConfigurationTest {
     static class Wrong {
         @GeneratedId
         Integer id;
+    }
+
+    /** No annotation, and a type no ID fits: refused when configured. */
+    static class PlainWrong {
+        Integer id;
+    }
+
+    static class Snowflaked {
+        @GeneratedId
+        Long id;
     }
 
     @Test
@@ -147,6 +164,61 @@ class EntityIdsAutoConfigurationTest {
             assertThat(e.getProperty()).isEqualTo(misspelt);
             assertThat(e.getMessage()).contains("ident");
         });
+    }
+
+    @Test
+    void aConfiguredSourceNoGeneratorAnswersToFailsTheStartup() {
+        String field = "idworker.entity-ids.fields[" + Plain.class.getName() + ".id]";
+        for (String source : List.of("segment:", "sequence:", "nope", "snowflake")) {
+            runner.withPropertyValues(field + "=" + source).run(context -> {
+                IdWorkerConfigurationException e = StartupFailures.cause(context.getStartupFailure(),
+                        IdWorkerConfigurationException.class);
+                assertThat(e.getProperty()).as(source).isEqualTo(field);
+                assertThat(e.getMessage()).as(source).contains("'" + source + "'", "'segment:<tag>'",
+                        "'sequence:<tag>'", "IdGenerator bean");
+            });
+        }
+    }
+
+    @Test
+    void aConfiguredFieldOfTheWrongTypeFailsTheStartup() {
+        String field = "idworker.entity-ids.fields[" + PlainWrong.class.getName() + ".id]";
+        runner.withPropertyValues(field + "=snowflake").run(context -> {
+            IdWorkerConfigurationException e = StartupFailures.cause(context.getStartupFailure(),
+                    IdWorkerConfigurationException.class);
+            assertThat(e.getProperty()).isEqualTo(field);
+            assertThat(e.getMessage()).contains("is a java.lang.Integer", "a Long, a long or a String");
+        });
+    }
+
+    @Test
+    void twoSnowflakeWorkersAndNoPrimaryOneAreNamedAsAmbiguous() {
+        String url = TestNames.h2Url();
+        ApplicationContextRunner twoWorkers = runner
+                .withBean("worker", AbstractIdWorker.class, () -> unstartedWorker(url))
+                .withBean("handBuiltWorker", AbstractIdWorker.class, () -> unstartedWorker(url));
+        twoWorkers.run(context -> {
+            AmbiguousIdSourceException e = StartupFailures.cause(
+                    catchThrowable(() -> context.getBean(EntityIdFiller.class).fill(new Snowflaked())),
+                    AmbiguousIdSourceException.class);
+            assertThat(e.getSource()).isEqualTo("snowflake");
+            assertThat(e.getBeanNames()).containsExactlyInAnyOrder("worker", "handBuiltWorker");
+            assertThat(e.getMessage()).contains("@Primary", "defaultCandidate = false");
+        });
+        String field = "idworker.entity-ids.fields[" + Plain.class.getName() + ".id]";
+        twoWorkers.withPropertyValues(field + "=snowflake").run(context -> {
+            IdWorkerConfigurationException e = StartupFailures.cause(context.getStartupFailure(),
+                    IdWorkerConfigurationException.class);
+            assertThat(e.getProperty()).isEqualTo(field);
+            assertThat(e.getCause()).isInstanceOf(AmbiguousIdSourceException.class);
+        });
+    }
+
+    /** A worker that is never started, so it borrows nothing: the lookup only needs the bean to exist. */
+    private static AbstractIdWorker unstartedWorker(String url) {
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL(url);
+        return new DBIdWorker(new JdbcSequenceManager(dataSource), WorkerOptions.builder().build());
     }
 
     @Test
