@@ -5,11 +5,13 @@ import io.github.idworker.spring.annotation.EnableSegmentIdGenerators;
 import io.github.idworker.spring.boot.autoconfigure.EntityIdsAutoConfiguration;
 import io.github.idworker.spring.entity.jpa.Invoice;
 import io.github.idworker.spring.entity.jpa.Receipt;
+import io.github.idworker.spring.entity.mybatis.InsertRefusedException;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.hibernate.boot.model.naming.Identifier;
 import org.hibernate.boot.model.naming.PhysicalNamingStrategySnakeCaseImpl;
 import org.hibernate.engine.jdbc.env.spi.JdbcEnvironment;
@@ -47,10 +49,12 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * IDs filled on insert through each integration, in one application over one database that a subclass names: a
- * MyBatis insert, list insert and batch; Spring Data JDBC {@code save}, {@code saveAll} and {@code insert};
+ * MyBatis insert, list insert and batch, and the inserts it refuses (keys written back, entities it cannot reach);
+ * Spring Data JDBC {@code save}, {@code saveAll} and {@code insert};
  * Hibernate {@code persist}; from the snowflake worker and from segment tags. An ID set by the application is kept
  * every time. Tables are named per run and dropped afterwards.
  */
@@ -176,6 +180,52 @@ abstract class AbstractEntityIdsTest {
         expected.add("43");
         assertThat(idsNamed(orders, name)).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(idsNamed(tickets, name)).containsExactly(ticket.getId());
+    }
+
+    @Test
+    void myBatisRefusesAnInsertThatWritesKeysBackOverTheFilledIds() {
+        String name = name();
+        List<Order> list = orders(name, 3);
+        Order single = new Order(name);
+        try (SqlSession session = sessions().openSession(true)) {
+            OrderMapper mapper = session.getMapper(OrderMapper.class);
+            InsertRefusedException generated = refusal(() -> mapper.insertAllReturningKeys(orders, list));
+            assertThat(generated.getStatementId()).isEqualTo(OrderMapper.class.getName() + ".insertAllReturningKeys");
+            assertThat(generated.getField()).isEqualTo(Order.class.getName() + ".id");
+            assertThat(generated.getMessage()).contains("'orders.id'", "drop useGeneratedKeys");
+            InsertRefusedException selected = refusal(() -> mapper.insertSelectingKey(orders, single));
+            assertThat(selected.getMessage()).contains("'order.id'",
+                    OrderMapper.class.getName() + ".insertSelectingKey");
+        }
+        assertThat(list).extracting(Order::getId).as("refused before any ID is drawn").containsOnlyNulls();
+        assertThat(single.getId()).isNull();
+        assertThat(idsNamed(orders, name)).as("nothing inserted").isEmpty();
+    }
+
+    @Test
+    void myBatisRefusesEntitiesInsideAParameterObjectRatherThanInsertNullIds() {
+        String name = name();
+        OrderBatch batch = new OrderBatch(orders, orders(name, 2));
+        try (SqlSession session = sessions().openSession(true)) {
+            OrderMapper mapper = session.getMapper(OrderMapper.class);
+            assertThat(refusal(() -> mapper.insertBatch(batch)).getMessage()).contains("#{__frch_o_",
+                    Order.class.getName() + ".id", "@Param");
+            assertThat(refusal(() -> mapper.insertNested(orders, batch)).getField())
+                    .isEqualTo(Order.class.getName() + ".id");
+        }
+        assertThat(batch.getOrders()).extracting(Order::getId).containsOnlyNulls();
+        assertThat(idsNamed(orders, name)).isEmpty();
+    }
+
+    /** The refusal a MyBatis call failed with (MyBatis wraps it in its own exception). */
+    private static InsertRefusedException refusal(ThrowingCallable call) {
+        Throwable failure = catchThrowable(call);
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof InsertRefusedException refused) {
+                return refused;
+            }
+        }
+        throw new AssertionError("not refused by the interceptor: " + failure, failure);
     }
 
     @Test
