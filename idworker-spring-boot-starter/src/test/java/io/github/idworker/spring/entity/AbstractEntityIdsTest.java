@@ -54,7 +54,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * IDs filled on insert through each integration, in one application over one database that a subclass names: a
  * MyBatis insert, list insert and batch, and the inserts it refuses (keys written back, entities it cannot reach);
- * Spring Data JDBC {@code save}, {@code saveAll} and {@code insert};
+ * Spring Data JDBC {@code save}, {@code saveAll} and {@code insert}, and an update that fills nothing;
  * Hibernate {@code persist}; from the snowflake worker and from segment tags. An ID set by the application is kept
  * every time. Tables are named per run and dropped afterwards.
  */
@@ -64,6 +64,7 @@ abstract class AbstractEntityIdsTest {
     private final String prefix = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private final String orders = prefix + "_order";
     private final String tickets = prefix + "_ticket";
+    private final String shipments = prefix + "_shipment";
     private ConfigurableApplicationContext context;
     private JdbcTemplate jdbc;
 
@@ -90,6 +91,8 @@ abstract class AbstractEntityIdsTest {
         jdbc = context.getBean(JdbcTemplate.class);
         jdbc.execute("CREATE TABLE " + orders + " (id BIGINT PRIMARY KEY, name VARCHAR(64))");
         jdbc.execute("CREATE TABLE " + tickets + " (id VARCHAR(20) PRIMARY KEY, name VARCHAR(64))");
+        jdbc.execute("CREATE TABLE " + shipments
+                + " (id BIGINT PRIMARY KEY, tracking_no BIGINT, name VARCHAR(64))");
         SqlSessionFactory sessions = context.getBean(SqlSessionFactory.class);
         sessions.getConfiguration().addMapper(OrderMapper.class);
     }
@@ -101,7 +104,7 @@ abstract class AbstractEntityIdsTest {
         }
         try (Connection c = DriverManager.getConnection(url(), user(), "");
              Statement s = c.createStatement()) {
-            for (String t : List.of(orders, tickets, prefix + "_slot", prefix + "_slot_ns", prefix + "_segment",
+            for (String t : List.of(orders, tickets, shipments, prefix + "_slot", prefix + "_slot_ns", prefix + "_segment",
                     prefix + "_jpa_invoice", prefix + "_jpa_receipt")) {
                 s.execute("DROP TABLE IF EXISTS " + t);
             }
@@ -217,6 +220,19 @@ abstract class AbstractEntityIdsTest {
         assertThat(idsNamed(orders, name)).isEmpty();
     }
 
+    @Test
+    void dataJdbcFillsANewAggregateAndLeavesAnUpdatedOneAsItIs() {
+        JdbcAggregateTemplate template = context.getBean(JdbcAggregateTemplate.class);
+        Shipment shipment = template.save(new Shipment(name()));
+        assertThat(shipment.getId()).isNotNull();
+        assertThat(shipment.getTrackingNo()).as("filled on insert").isNotNull();
+        shipment.setTrackingNo(null);
+        template.save(shipment);
+        assertThat(shipment.getTrackingNo()).as("an update fills nothing").isNull();
+        assertThat(jdbc.queryForObject("SELECT tracking_no FROM " + shipments + " WHERE id = ?", Long.class,
+                shipment.getId())).isNull();
+    }
+
     /** The refusal a MyBatis call failed with (MyBatis wraps it in its own exception). */
     private static InsertRefusedException refusal(ThrowingCallable call) {
         Throwable failure = catchThrowable(call);
@@ -285,7 +301,7 @@ abstract class AbstractEntityIdsTest {
             EntityIdsAutoConfiguration.class})
     static class App {
 
-        /** Spring Data JDBC's tables: {@code <prefix>_order}, {@code <prefix>_ticket}. */
+        /** Spring Data JDBC's tables: {@code <prefix>_order}, {@code <prefix>_ticket}, {@code <prefix>_shipment}. */
         @Bean
         NamingStrategy testTables(Environment env) {
             String prefix = env.getRequiredProperty("test.prefix");

@@ -18,6 +18,7 @@ import org.springframework.boot.hibernate.autoconfigure.HibernatePropertiesCusto
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.data.relational.core.mapping.RelationalMappingContext;
 
 /**
  * IDs filled into entities on insert: the shared {@link IdSources} (bean {@code idSources}, names as
@@ -86,8 +87,9 @@ public class EntityIdsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        GeneratedIdCallback generatedIdCallback(EntityIdFiller filler) {
-            return new GeneratedIdCallback(filler);
+        GeneratedIdCallback generatedIdCallback(EntityIdFiller filler,
+                                                ObjectProvider<RelationalMappingContext> mappingContext) {
+            return new GeneratedIdCallback(filler, mappingContext);
         }
     }
 
