@@ -34,7 +34,8 @@ public interface IdSources {
      * The generator that {@code name} stands for.
      *
      * @throws io.github.idworker.IdWorkerConfigurationException when nothing of that name exists, naming what was
-     *         looked for and the forms a name may take
+     *         looked for and the forms a name may take; an {@link AmbiguousIdSourceException} when several beans
+     *         could serve it and none is the default
      */
     IdGenerator get(String name);
 }
