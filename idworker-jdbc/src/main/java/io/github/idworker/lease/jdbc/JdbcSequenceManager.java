@@ -56,7 +56,9 @@ import java.util.BitSet;
  *       then a fresh slot id; then the other claimable rows by ascending high-water. Only slot ids below the
  *       slot count. A row is claimed with one conditional {@code UPDATE … WHERE ns = ? AND slot_id = ? AND
  *       high_water = ? AND (owner_token IS NULL OR expires_at < now)}; one row updated means it is ours and the
- *       high-water it matched is the floor. A fresh id is claimed in one transaction: {@code UPDATE <table>_ns
+ *       high-water it matched is the floor; for a row never claimed ({@code started_at} empty) whose high-water is
+ *       at or after {@code created_at} (an id skipped below a preferred one, or a repaired row), at least the fresh
+ *       floor below with the claimer's guard. A fresh id is claimed in one transaction: {@code UPDATE <table>_ns
  *       SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < slotCount} (the row lock queues
  *       concurrent claimers), read back {@code slots_created}, and insert the row of id {@code slots_created − 1}
  *       with floor {@code created_at + guard}: the record's creation time by the database clock plus the loss

@@ -34,8 +34,23 @@ record NamespaceRecords(JdbcRunner jdbc, String table, String nsTable) {
     record Record(String layout, long guardMillis, int slotsCreated, long createdMillis) {
     }
 
-    /** A slot row as read; {@code claimable} by the database's clock. */
-    record Row(int slot, long highWater, boolean claimable) {
+    /**
+     * A slot row as read; {@code claimable} by the database's clock; {@code neverClaimed} when no holder's start is
+     * stored in it ({@code started_at} empty).
+     */
+    record Row(int slot, long highWater, boolean claimable, boolean neverClaimed) {
+
+        /**
+         * The floor a claim of this row gets: its stored high-water; at least {@code freshFloor}, the floor a fresh id
+         * gets from the claimer ({@code created_at} + its guard), for a row never claimed whose high-water is a floor
+         * written since the record was created ({@code >= createdMillis}): an id skipped below a preferred one, whose
+         * floor came from the loss guard of the borrower that skipped it (which may have grown since), or a
+         * repaired row. Rows adopted from before the record keep theirs. Raising a floor is always safe, and
+         * costs at most the wait a fresh id has.
+         */
+        long floor(long createdMillis, long freshFloor) {
+            return neverClaimed && highWater >= createdMillis ? Math.max(highWater, freshFloor) : highWater;
+        }
     }
 
     /** The namespace record ({@code null} when missing) and the slot rows below the slot count. */
@@ -59,7 +74,8 @@ record NamespaceRecords(JdbcRunner jdbc, String table, String nsTable) {
     Snapshot read(LeaseRequest r) {
         String recordSql = "SELECT layout, guard_ms, slots_created, created_at FROM " + nsTable + " WHERE ns = ?";
         String rowsSql = "SELECT slot_id, high_water, CASE WHEN owner_token IS NULL OR expires_at < "
-                + jdbc.dialect().nowMillis() + " THEN 1 ELSE 0 END FROM " + table + " WHERE ns = ?";
+                + jdbc.dialect().nowMillis() + " THEN 1 ELSE 0 END, CASE WHEN started_at IS NULL THEN 1 ELSE 0 END"
+                + " FROM " + table + " WHERE ns = ?";
         return jdbc.run("read worker ids", s -> {
             Record record = null;
             try (PreparedStatement ps = s.prepare(recordSql)) {
@@ -77,7 +93,7 @@ record NamespaceRecords(JdbcRunner jdbc, String table, String nsTable) {
                     while (rs.next()) {
                         int slot = rs.getInt(1);
                         if (slot >= 0 && slot < r.slotCount()) {
-                            rows.add(new Row(slot, rs.getLong(2), rs.getInt(3) == 1));
+                            rows.add(new Row(slot, rs.getLong(2), rs.getInt(3) == 1, rs.getInt(4) == 1));
                         }
                     }
                 }

@@ -17,16 +17,20 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Claims one slot of a namespace whose record and rows are whole, for {@link JdbcSequenceManager#borrow}. It
  * guarantees that a claim succeeds for one borrower only, each with one conditional statement or one transaction
- * judged by the database's clock, and that the first high-water of a claimed slot lies above the floor it
- * matched. Steps, in this order:
+ * judged by the database's clock, and that the first high-water of a claimed slot lies above its floor (below).
+ * Steps, in this order:
  * <ol>
- *   <li>Claimable rows whose high-water is below the borrower's clock, lowest slot first.</li>
+ *   <li>Claimable rows whose floor is below the borrower's clock, lowest slot first. A row's floor is its stored
+ *       high-water; for a row never claimed whose high-water was written as a floor since the record exists (an id
+ *       skipped below a preferred one), at least the fresh floor with the claimer's loss guard, as a fresh id
+ *       would get ({@link Row#floor}).</li>
  *   <li>A fresh slot id, while the namespace has created fewer than the slot count.</li>
- *   <li>The other claimable rows, by ascending high-water.</li>
+ *   <li>The other claimable rows, by ascending floor.</li>
  * </ol>
  * A lost race moves on to the next candidate; none left at all is {@link WorkerIdExhaustedException}.
  *
@@ -37,7 +41,8 @@ import java.util.List;
  *   <li>A slot id {@code p} at or above {@code slots_created}: one transaction raises the count from the value read
  *       to {@code p + 1} ({@code UPDATE … WHERE slots_created = ?}: one raiser wins), inserts the ids between free
  *       with the fresh floor (as if never used: a fresh claim would give them that floor too, and they are never
- *       taken for lost), and inserts row {@code p} claimed. Rows found already at those ids (an older idworker's,
+ *       taken for lost), and inserts row {@code p} claimed. Whoever claims such a row later gets at least the fresh
+ *       floor of its own loss guard, which may have grown since ({@link Row#floor}). Rows found already at those ids (an older idworker's,
  *       or written by hand) are counted instead, as for a fresh claim, and the round starts again.</li>
  *   <li>A lost race starts the round again; the next round finds the slot held.</li>
  * </ol>
@@ -59,11 +64,13 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
         if (request.hasPreferredSlot()) {
             return claimPreferred(request, s, record, guardMillis);
         }
+        long fresh = freshFloor(record, guardMillis);
+        ToLongFunction<Row> floors = row -> row.floor(record.createdMillis(), fresh);
         List<Row> past = new ArrayList<>();
         List<Row> future = new ArrayList<>();
         for (Row row : s.rows()) {
             if (row.claimable()) {
-                (row.highWater() < request.workerNowMillis() ? past : future).add(row);
+                (floors.applyAsLong(row) < request.workerNowMillis() ? past : future).add(row);
             }
         }
         boolean freshLeft = record.slotsCreated() < request.slotCount();
@@ -71,13 +78,13 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
             throw new WorkerIdExhaustedException(request.namespace(), request.slotCount());
         }
         past.sort(Comparator.comparingInt(Row::slot));
-        future.sort(Comparator.comparingLong(Row::highWater).thenComparingInt(Row::slot));
-        WorkerLease lease = claimFirst(request, past);
+        future.sort(Comparator.comparingLong(floors).thenComparingInt(Row::slot));
+        WorkerLease lease = claimFirst(request, past, floors);
         if (lease == null && freshLeft) {
-            lease = claimFresh(request, freshFloor(record, guardMillis));
+            lease = claimFresh(request, fresh);
         }
         if (lease == null) {
-            lease = claimFirst(request, future);
+            lease = claimFirst(request, future, floors);
         }
         return lease;
     }
@@ -92,7 +99,7 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                     if (!row.claimable()) {
                         throw new WorkerIdTakenException(r.namespace(), slot, holderOf(r.namespace(), slot));
                     }
-                    return claimRow(r, row);
+                    return claimRow(r, row, row.floor(record.createdMillis(), freshFloor(record, guardMillis)));
                 }
             }
             // counted but without a row: the borrow repairs lost rows before it claims, so a delete came between
@@ -193,9 +200,9 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
         return holder;
     }
 
-    private @Nullable WorkerLease claimFirst(LeaseRequest r, List<Row> rows) {
+    private @Nullable WorkerLease claimFirst(LeaseRequest r, List<Row> rows, ToLongFunction<Row> floors) {
         for (Row row : rows) {
-            WorkerLease lease = claimRow(r, row);
+            WorkerLease lease = claimRow(r, row, floors.applyAsLong(row));
             if (lease != null) {
                 return lease;
             }
@@ -204,11 +211,12 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
     }
 
     /**
-     * One conditional {@code UPDATE}: one row updated means it is ours, and the high-water it matched is the
-     * floor. The first high-water is stored in the same statement.
+     * One conditional {@code UPDATE}: one row updated means it is ours, still as read, and {@code floor} (its
+     * {@link Row#floor}: the high-water it matched, or more) is the lease's floor. The first high-water is stored in
+     * the same statement.
      */
-    private @Nullable WorkerLease claimRow(LeaseRequest r, Row row) {
-        long highWater = r.firstHighWater(row.highWater());
+    private @Nullable WorkerLease claimRow(LeaseRequest r, Row row, long floor) {
+        long highWater = r.firstHighWater(floor);
         String now = jdbc.dialect().nowMillis();
         String sql = "UPDATE " + table + " SET owner_token = ?, expires_at = " + now + " + ?, high_water = ?,"
                 + " host_name = ?, pid = ?, started_at = ? WHERE ns = ? AND slot_id = ? AND high_water = ?"
@@ -227,7 +235,7 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                 return ps.executeUpdate();
             }
         });
-        return updated == 1 ? WorkerLease.of(r, row.slot(), row.highWater(), highWater, "") : null;
+        return updated == 1 ? WorkerLease.of(r, row.slot(), floor, highWater, "") : null;
     }
 
     /** What the transaction claiming a fresh slot id found. */

@@ -16,6 +16,7 @@ import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisKeyPrefix;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
+import io.github.idworker.snowflake.WorkerIdPreference;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +89,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li><b>Preferred slot.</b> A borrow with {@link LeaseRequest#preferredSlot()} claims that slot only, in the same
  *       call and with the same floor, or raises {@link WorkerIdTakenException} while a live lease holds it. A slot
  *       at or above {@code slots_created} is claimed as a new one; the slots between get free records whose
- *       high-water is the generation floor, a never-claimed slot's, and {@code slots_created} moves past it.</li>
+ *       high-water is the generation floor, a never-claimed slot's, and {@code slots_created} moves past it. The
+ *       script itself refuses a preferred slot outside {@code 0 .. slotCount - 1} before it writes anything,
+ *       whatever the caller checked ({@link IdWorkerConfigurationException} naming
+ *       {@code idworker.worker-id.preferred}).</li>
  *   <li><b>Renew.</b> A lease whose generation is not the current one is never renewed (after a stale restore
  *       its owner token may still be stored while a successor of the newer generation holds the slot); neither
  *       is a slot whose record is missing, owned by another token or by none. These raise
@@ -212,6 +216,10 @@ public class RedisSequenceManager implements ISequenceManager {
                     + "worker of the namespace before upgrading, or use a new namespace; the old keys can then be "
                     + "deleted.");
             case "TAKEN" -> throw new WorkerIdTakenException(namespace, request.preferredSlot(), text(reply, 1));
+            case "PREFERRED" -> throw new IdWorkerConfigurationException(WorkerIdPreference.PREFERRED_PROPERTY,
+                    "gives a worker id the Redis centre refused for namespace '" + namespace + "': it is none of "
+                    + "the namespace's worker ids, allowed are 0 to " + (number(reply, 1) - 1)
+                    + " (idworker.snowflake.worker-bits gives " + number(reply, 1) + " worker ids)");
             case "EXHAUSTED" -> {
                 warnIfEvicting(namespace, text(reply, 1));
                 throw new WorkerIdExhaustedException(namespace, request.slotCount());

@@ -282,4 +282,36 @@ class RedisSequenceManagerTest {
                 .hasMessageContaining("'broken'")
                 .hasRootCauseMessage("connection reset");
     }
+
+    /**
+     * The borrow script checks a preferred slot itself: the Java side cannot send one outside the namespace's slots
+     * (LeaseRequest refuses it), so the executor rewrites ARGV[9] on its way to Redis, as a caller of another version
+     * or with a bug would send it. The script must refuse it before it writes anything; the manager maps that to the
+     * configuration error of idworker.worker-id.preferred. Without the check the script claimed slot 8 of 8 and
+     * wrote free records below it.
+     */
+    @Test
+    void thePreferredSlotIsCheckedByTheScriptItselfAndAnOutOfRangeOneWritesNothing() {
+        String ns = newNamespace();
+        JedisScriptExecutor redis = new JedisScriptExecutor(store.jedis());
+        for (String sent : new String[] {"8", "9", "1000", "-2", "2.5"}) {
+            RedisSequenceManager manager = new RedisSequenceManager((script, keys, args) -> {
+                List<String> rewritten = new ArrayList<>(args);
+                if (script.name().equals("lease-borrow")) {
+                    rewritten.set(8, sent);
+                }
+                return redis.execute(script, keys, rewritten);
+            }, RedisSequenceManagerStore.TEST_PREFIX);
+            assertThatThrownBy(() -> manager.borrow(request(ns, 8, System.currentTimeMillis()).withPreferredSlot(2)))
+                    .as("preferred slot %s of 8", sent)
+                    .isInstanceOfSatisfying(IdWorkerConfigurationException.class, e -> assertThat(e.getProperty())
+                            .isEqualTo("idworker.worker-id.preferred"))
+                    .hasMessageContaining("allowed are 0 to 7")
+                    .hasMessageContaining("'" + ns + "'");
+            assertThat(store.jedis().exists(store.leaseKey(ns))).as("nothing written for %s", sent).isFalse();
+        }
+        // the same call with the slot the request names is claimed as before
+        WorkerLease lease = store.newManager().borrow(request(ns, 8, System.currentTimeMillis()).withPreferredSlot(2));
+        assertThat(lease.workerId()).isEqualTo(2);
+    }
 }

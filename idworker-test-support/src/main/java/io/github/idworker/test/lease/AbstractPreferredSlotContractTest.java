@@ -12,10 +12,12 @@ import io.github.idworker.snowflake.WorkerIdPreference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -210,5 +212,32 @@ abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceCont
         assertThat(leaseOf(successor).workerId()).isEqualTo(2);
         assertThat(leaseOf(successor).floorMillis()).isGreaterThanOrEqualTo(highWater);
         assertThat(successor.decode(successor.nextId()).timestamp().toEpochMilli()).isGreaterThan(highWater);
+    }
+
+    /**
+     * Slots skipped below a preferred one stay as good as never used when the namespace's loss guard grows later: a
+     * borrower with a larger guard takes one with no lower floor than a fresh id gets it (the guard covers holders of
+     * a lost earlier generation with a longer ttl, which the skipped ids' first floor, from the smaller guard of the
+     * borrower that skipped them, does not).
+     */
+    @Test
+    void aSlotSkippedBelowAPreferredOneGetsAFreshIdsFloorUnderALargerLossGuard() {
+        onlyForCentresWithPreferredSlots();
+        String ns = newNamespace();
+        ISequenceManager m = store.newManager();
+        Duration guard = TTL.plus(SKEW);
+        Duration larger = guard.plusSeconds(30);
+        m.borrow(guarded(ns, guard).withPreferredSlot(1)); // slot 0 skipped under the smaller guard
+        WorkerLease fresh = m.borrow(guarded(ns, larger).withPreferredSlot(3));
+        WorkerLease skipped = m.borrow(guarded(ns, larger).withPreferredSlot(0));
+        assertThat(skipped.workerId()).isZero();
+        assertThat(skipped.floorMillis()).as("floor of the skipped slot 0 against fresh slot 3's")
+                .isGreaterThanOrEqualTo(fresh.floorMillis());
+        assertThat(skipped.highWaterMillis()).isGreaterThan(skipped.floorMillis());
+    }
+
+    private LeaseRequest guarded(String ns, Duration lossGuard) {
+        return new LeaseRequest(ns, 4, UUID.randomUUID().toString(), TTL, centreNow(), SKEW, "test-host", 42,
+                layout(2).pinned(), lossGuard);
     }
 }

@@ -17,7 +17,6 @@ import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -41,6 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>lets {@link NamespaceGuard} check the namespace and name the generation floor;</li>
  *   <li>reads the slot records beyond the hint and sorts the claimable ones; lost records go to
  *       {@link SlotRepair} and the round starts again;</li>
+ *   <li>a slot whose record carries this request's owner token and this session is this request's own claim,
+ *       committed in an earlier round whose answer the connection lost: it is the lease (with the floor the claim
+ *       stored beside its owner), and nothing else is claimed;</li>
  *   <li>claims, first that succeeds: claimable slots whose effective high-water is below the borrower's clock, lowest
  *       id first; then a fresh id; then the other claimable slots by ascending effective high-water;</li>
  *   <li>with no claimable slot and no fresh id left: {@link WorkerIdExhaustedException}.</li>
@@ -156,6 +158,8 @@ final class SlotBorrow {
         List<Candidate> future = new ArrayList<>();
         TreeMap<Integer, @Nullable Stat> lost = new TreeMap<>();
         String heldBy = null;
+        String session = ZkCall.sessionOf(zk);
+        WorkerLease own = null;
         for (int slot = 0; slot < known; slot++) {
             OpResult result = results.get(slot);
             // a missing record is a loss to repair; any other error (NOAUTH under a hand-set ACL) is the caller's
@@ -174,7 +178,12 @@ final class SlotBorrow {
             }
             boolean claimable = slotRecord.free() || !live.contains(slot)
                     || slotRecord.expired(stat.getMtime(), now);
-            if (!claimable && slot == r.preferredSlot()) {
+            if (!claimable && ownClaim(r, slotRecord, session)) {
+                // this request's claim, committed in an earlier round whose answer a lost connection kept from us:
+                // the owner token is new per request, so no other claim wrote it; the session still holds the slot
+                own = WorkerLease.of(r, slot, slotRecord.floor() == SlotRecord.NO_FLOOR ? slotRecord.highWater()
+                        : slotRecord.floor(), slotRecord.highWater(), session);
+            } else if (!claimable && slot == r.preferredSlot()) {
                 heldBy = "host " + slotRecord.host() + " pid " + slotRecord.pid();
             }
             if (claimable) {
@@ -187,8 +196,11 @@ final class SlotBorrow {
             repair.repair(call, zk, ns, lost, namespace.markers(), namespace.guard());
             return null;
         }
+        if (own != null) {
+            return own;
+        }
         if (r.hasPreferredSlot()) {
-            return claimPreferred(call, zk, r, namespace, past, future, live, heldBy);
+            return claimPreferred(call, zk, r, namespace, past, future, live, heldBy, session);
         }
         boolean freshLeft = record.slotsCreated() < r.slotCount();
         if (past.isEmpty() && future.isEmpty() && !freshLeft) {
@@ -204,7 +216,6 @@ final class SlotBorrow {
         future.sort(Comparator.comparingLong(Candidate::effective).thenComparingInt(Candidate::slot));
         List<Candidate> order = new ArrayList<>(past);
         order.addAll(future);
-        String session = ZkCall.sessionOf(zk);
         for (Candidate c : order) {
             if (c.fresh()) {
                 return claimFresh(call, zk, r, record, c, session);
@@ -221,10 +232,9 @@ final class SlotBorrow {
     @Nullable
     private WorkerLease claimPreferred(ZkCall call, ZooKeeper zk, LeaseRequest r, NamespaceGuard.Namespace namespace,
                                        List<Candidate> past, List<Candidate> future, Set<Integer> live,
-                                       @Nullable String heldBy) throws KeeperException {
+                                       @Nullable String heldBy, String session) throws KeeperException {
         int p = r.preferredSlot();
         NamespaceRecord record = namespace.record();
-        String session = ZkCall.sessionOf(zk);
         if (p < record.slotsCreated()) {
             for (List<Candidate> candidates : List.of(past, future)) {
                 for (Candidate c : candidates) {
@@ -257,10 +267,8 @@ final class SlotBorrow {
         ops.add(Op.check(tree.namespaceMarker(ns, record.generation()), -1));
         for (int slot = created; slot <= p; slot++) {
             String incarnation = ZnodeTree.newIncarnation();
-            SlotRecord data = slot < p
-                    ? new SlotRecord(generationFloor, 0, "", "", "", 0, "", false, incarnation)
-                    : new SlotRecord(highWater, r.ttl().toMillis(), r.owner(), session, r.host(), r.pid(),
-                            Instant.ofEpochMilli(r.workerNowMillis()).toString(), false, incarnation);
+            SlotRecord data = slot < p ? SlotRecord.neverHeld(generationFloor, incarnation)
+                    : SlotRecord.claimed(r, generationFloor, highWater, session, incarnation);
             ops.add(call.createOp(tree.slot(ns, slot), data.encode(), CreateMode.PERSISTENT));
             ops.add(call.createOp(tree.slotMarker(ns, slot, incarnation), EMPTY, CreateMode.PERSISTENT));
         }
@@ -302,8 +310,7 @@ final class SlotBorrow {
         long highWater = guardOfThisRound
                 ? Math.max(c.effective(), r.workerNowMillis() + r.ttl().toMillis())
                 : r.firstHighWater(c.effective());
-        SlotRecord claimed = new SlotRecord(highWater, r.ttl().toMillis(), r.owner(), session, r.host(), r.pid(),
-                Instant.ofEpochMilli(r.workerNowMillis()).toString(), false, current.incarnation());
+        SlotRecord claimed = SlotRecord.claimed(r, c.effective(), highWater, session, current.incarnation());
         List<Op> ops = new ArrayList<>(4);
         ops.add(Op.setData(tree.slot(r.namespace(), c.slot()), claimed.encode(), c.stat().getVersion()));
         // the version alone would also match a recreated record that climbed back to it: check the incarnation
@@ -331,8 +338,7 @@ final class SlotBorrow {
         int slot = c.slot();
         long highWater = r.firstHighWater(c.effective());
         String incarnation = ZnodeTree.newIncarnation();
-        SlotRecord claimed = new SlotRecord(highWater, r.ttl().toMillis(), r.owner(), session, r.host(), r.pid(),
-                Instant.ofEpochMilli(r.workerNowMillis()).toString(), false, incarnation);
+        SlotRecord claimed = SlotRecord.claimed(r, c.effective(), highWater, session, incarnation);
         List<Op> ops = new ArrayList<>(6);
         ops.add(Op.setData(tree.namespace(ns), record.withSlotsCreated(slot + 1).encode(), c.stat().getVersion()));
         // the version alone would also match a recreated namespace record that climbed back to it
@@ -363,6 +369,14 @@ final class SlotBorrow {
             return null;
         }
         throw call.refused(outcome, tree.slot(ns, slot));
+    }
+
+    /**
+     * Whether {@code record} is the claim of request {@code r} itself, still held by this {@code session} (its
+     * {@code live} znode, which the caller found, is then this session's).
+     */
+    private static boolean ownClaim(LeaseRequest r, SlotRecord record, String session) {
+        return record.owner().equals(r.owner()) && record.session().equals(session);
     }
 
     /** The slot ids among the names of a listing; other names are not the centre's and are left out. */

@@ -1,7 +1,9 @@
 package io.github.idworker.lease.zookeeper;
 
+import io.github.idworker.lease.LeaseRequest;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,13 +24,31 @@ import java.util.Map;
  * @param incarnation a random id given when the znode is created (or repaired); its marker znode
  *        {@code inc/<slot>-<incarnation>} exists exactly as long as this incarnation, and every write checks it,
  *        because the znode's version restarts at 0 when it is recreated; empty in records of older versions
+ * @param floor the lease floor of the claim that wrote the record (the effective high-water it replaced, above
+ *        which the claimer issues), written in the same transaction as its owner so that a borrow which lost the
+ *        answer to its own committed claim can take the lease up again with its floor; {@link #NO_FLOOR} once a
+ *        renewal or return rewrote the record, and in records not written by a claim or by older versions
  */
 record SlotRecord(long highWater, long ttlMillis, String owner, String session, String host, long pid,
-                  String started, boolean repaired, String incarnation) {
+                  String started, boolean repaired, String incarnation, long floor) {
+
+    /** {@link #floor} of a record not written by a claim. */
+    static final long NO_FLOOR = -1;
 
     /** A free record standing in for a lost one, with the loss guard as its high-water. */
     static SlotRecord lost(long floorMillis, String incarnation) {
-        return new SlotRecord(floorMillis, 0, "", "", "", 0, "", true, incarnation);
+        return new SlotRecord(floorMillis, 0, "", "", "", 0, "", true, incarnation, NO_FLOOR);
+    }
+
+    /** A free record of an id never held, with {@code floorMillis} (the generation floor) as its high-water. */
+    static SlotRecord neverHeld(long floorMillis, String incarnation) {
+        return new SlotRecord(floorMillis, 0, "", "", "", 0, "", false, incarnation, NO_FLOOR);
+    }
+
+    /** The record of {@code r}'s claim in {@code session}: lease floor {@code floor}, first high-water {@code highWater}. */
+    static SlotRecord claimed(LeaseRequest r, long floor, long highWater, String session, String incarnation) {
+        return new SlotRecord(highWater, r.ttl().toMillis(), r.owner(), session, r.host(), r.pid(),
+                Instant.ofEpochMilli(r.workerNowMillis()).toString(), false, incarnation, floor);
     }
 
     /** The record of {@code data}, or {@code null} when it is unreadable (no numeric high-water). */
@@ -40,9 +60,10 @@ record SlotRecord(long highWater, long ttlMillis, String owner, String session, 
             return null;
         }
         Long pid = ZnodeText.number(f, "pid");
+        Long floor = ZnodeText.number(f, "floor");
         return new SlotRecord(highWater, ttl, f.getOrDefault("owner", ""), f.getOrDefault("session", ""),
                 f.getOrDefault("host", ""), pid == null ? 0 : pid, f.getOrDefault("started", ""),
-                "true".equals(f.get("repaired")), f.getOrDefault("inc", ""));
+                "true".equals(f.get("repaired")), f.getOrDefault("inc", ""), floor == null ? NO_FLOOR : floor);
     }
 
     byte[] encode() {
@@ -60,6 +81,9 @@ record SlotRecord(long highWater, long ttlMillis, String owner, String session, 
         if (!incarnation.isEmpty()) {
             f.put("inc", incarnation);
         }
+        if (floor != NO_FLOOR) {
+            f.put("floor", Long.toString(floor));
+        }
         return ZnodeText.encode(f);
     }
 
@@ -73,11 +97,12 @@ record SlotRecord(long highWater, long ttlMillis, String owner, String session, 
     }
 
     SlotRecord withHighWater(long newHighWater, long newTtlMillis) {
-        return new SlotRecord(newHighWater, newTtlMillis, owner, session, host, pid, started, false, incarnation);
+        return new SlotRecord(newHighWater, newTtlMillis, owner, session, host, pid, started, false, incarnation,
+                NO_FLOOR);
     }
 
     /** Freed by its holder: no owner, no lease, the last issued timestamp as high-water; who held it stays. */
     SlotRecord returned(long lastIssuedMillis) {
-        return new SlotRecord(lastIssuedMillis, 0, "", "", host, pid, started, false, incarnation);
+        return new SlotRecord(lastIssuedMillis, 0, "", "", host, pid, started, false, incarnation, NO_FLOOR);
     }
 }

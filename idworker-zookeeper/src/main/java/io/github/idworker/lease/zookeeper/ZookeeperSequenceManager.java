@@ -40,7 +40,8 @@ import java.util.Objects;
  *       creation time starts the namespace's generation.</li>
  *   <li>{@code <base>/namespaces/<ns>/slots/<id>}: persistent, one per slot: {@code hw} (stored high-water),
  *       {@code ttl}, {@code owner} (empty while free), {@code session}, {@code host}, {@code pid},
- *       {@code started}, {@code inc} (a random id of this incarnation of the record). The lease ends at the znode's
+ *       {@code started}, {@code inc} (a random id of this incarnation of the record), {@code floor} (the lease floor
+ *       of the claim that wrote it, until a renewal or return rewrites it). The lease ends at the znode's
  *       modification time + {@code ttl}, by the centre's clock.</li>
  *   <li>{@code <base>/namespaces/<ns>/inc/<id>-<inc>} and {@code .../inc/ns-<gen>}: empty incarnation markers,
  *       created in the transaction that creates (or repairs) the record, deleted when it is repaired again.</li>
@@ -99,6 +100,10 @@ import java.util.Objects;
  *       with a new incarnation, its marker and {@code live/n}. A lost race moves to the next existing candidate,
  *       or, for a fresh id,
  *       starts the round again; a record already at the fresh id (written by hand) is counted and skipped.</li>
+ *   <li><b>Own claim.</b> A claim whose transaction committed but whose answer the connection lost is found by
+ *       the next round: a held slot whose record names this request's owner token (new per request) and this
+ *       session is the lease, with the floor its claim stored, so a retry never claims a second slot nor reports
+ *       its own preferred slot taken.</li>
  *   <li>No claimable slot and no fresh id: {@link WorkerIdExhaustedException}.</li>
  *   <li>A borrow of a preferred slot ({@link LeaseRequest#preferredSlot()}) claims that slot only, by the same
  *       transactions, or throws {@link io.github.idworker.WorkerIdTakenException} while a live lease holds it; an id

@@ -120,7 +120,8 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
             SlotRecord r = SlotRecord.parse(inspector.getData().storingStatIn(stat).forPath(path));
             if (r != null) {
                 inspector.setData().withVersion(stat.getVersion()).forPath(path, new SlotRecord(r.highWater(), -1,
-                        r.owner(), r.session(), r.host(), r.pid(), r.started(), r.repaired(), r.incarnation()).encode());
+                        r.owner(), r.session(), r.host(), r.pid(), r.started(), r.repaired(), r.incarnation(),
+                        r.floor()).encode());
             }
         } catch (KeeperException.NoNodeException e) {
             // nothing to expire

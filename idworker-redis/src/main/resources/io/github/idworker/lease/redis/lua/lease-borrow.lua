@@ -32,7 +32,9 @@
 --   {'AHEAD', redisNowMs}                                 workerNowMs is more than maxSkewMs ahead of Redis
 --   {'TAKEN', info}                                       the preferred slot is held by a live lease; info
 --                                                         says who holds it (host, pid, start)
--- Nothing is written for LAYOUT, GUARD, OLD_LEASES and AHEAD; TAKEN writes only what steps 1 and 2 write.
+--   {'PREFERRED', slotCount}                              ARGV[9] is no slot id 0 .. slotCount-1
+-- Nothing is written for PREFERRED, LAYOUT, GUARD, OLD_LEASES and AHEAD; TAKEN writes only what steps 1 and 2
+-- write.
 --
 -- Why one hash: a generation marker and the data it protects must not be lost separately (DESIGN rule 9).
 -- Eviction, a DEL or a restart without persistence removes marker, layout, counter and slots at once, and a
@@ -40,7 +42,10 @@
 -- recognised by slots_created: its id lies below the counter, so it held leases before.
 --
 -- Steps:
---   0. Clock: a borrower whose clock is more than maxSkew ahead of Redis is refused (AHEAD) before anything is
+--   0. Preferred slot and clock. A preferred slot outside 0 .. slotCount-1 answers PREFERRED before anything is
+--      written, whatever the caller checked: one at or above the count would be claimed as a never-claimed slot,
+--      with a free record for every id up to it, and its worker id would not fit the layout's worker bits.
+--      Clock: a borrower whose clock is more than maxSkew ahead of Redis is refused (AHEAD) before anything is
 --      written: its high-waters (its clock + ttl) could exceed now + ttl + maxSkew, the bound every floor after a
 --      loss relies on (DESIGN rule 13).
 --   1. Layout: a stored layout other than ARGV[7] answers LAYOUT; a marker whose guard is larger than ARGV[8]
@@ -113,6 +118,12 @@ local worker_now = tonumber(ARGV[4])
 local skew = tonumber(ARGV[5])
 local layout = ARGV[7]
 local loss_guard = tonumber(ARGV[8]) or (ttl + skew)
+local preferred = tonumber(ARGV[9] or '') or -1
+
+-- 0. a preferred slot that is no slot of the namespace: refuse before writing anything
+if preferred ~= -1 and (preferred < 0 or preferred >= slot_count or preferred ~= math.floor(preferred)) then
+  return {'PREFERRED', num(slot_count)}
+end
 
 -- 0. a worker clock ahead of Redis by more than maxSkew: refuse before writing anything
 if worker_now > now_ms + skew then
@@ -197,7 +208,6 @@ local lost_floor = math.max(gen_floor, now_ms + guard)
 
 local chosen, chosen_hw, chosen_lost
 local is_new = false
-local preferred = tonumber(ARGV[9] or '') or -1
 if preferred >= 0 then
   if preferred < created then
     local record = lease[tostring(preferred)]

@@ -54,7 +54,10 @@ import java.util.regex.Pattern;
  *       stop.</li>
  * </ol>
  * The layout and lease values are checked when the worker is built; an error names the generator's key
- * ({@code idworker.generators.<name>.snowflake.worker-bits}), whether the value was set there or inherited.
+ * ({@code idworker.generators.<name>.snowflake.worker-bits}), whether the value was set there or inherited. The
+ * centre's time bound on one call ({@code idworker.jdbc.statement-timeout} in DB mode,
+ * {@code idworker.zookeeper.operation-timeout} in ZooKeeper mode) is checked against each generator's heartbeat
+ * too, as against the default worker's, so a hung renewal of any worker is given up before its lease runs out.
  */
 final class NamedGeneratorRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
 
@@ -94,7 +97,7 @@ final class NamedGeneratorRegistrar implements BeanDefinitionRegistryPostProcess
             checkName(name, registry);
             SnowflakeWorkerProperties generator = bind(binder, e.getValue());
             String namespace = checkNamespace(name, generator, namespaces);
-            register(registry, beanFactory, mode, name, namespace, generator, defaults.getJdbc());
+            register(registry, beanFactory, mode, name, namespace, generator, defaults);
         }
     }
 
@@ -174,7 +177,8 @@ final class NamedGeneratorRegistrar implements BeanDefinitionRegistryPostProcess
 
     private void register(BeanDefinitionRegistry registry, ConfigurableListableBeanFactory beanFactory,
                           WorkerMode mode, String name, String namespace, SnowflakeWorkerProperties generator,
-                          JdbcProperties jdbc) {
+                          IdWorkerProperties defaults) {
+        JdbcProperties jdbc = defaults.getJdbc();
         Class<? extends AbstractIdWorker> type = workerClass(mode, beanFactory.getBeanClassLoader());
         RootBeanDefinition worker = new RootBeanDefinition(type);
         worker.setInstanceSupplier(() -> {
@@ -182,6 +186,9 @@ final class NamedGeneratorRegistrar implements BeanDefinitionRegistryPostProcess
             if (mode == WorkerMode.DB) {
                 DBIdWorkerConfig.checkStatementTimeout(
                         new JdbcTimeouts(jdbc.getStatementTimeout(), jdbc.getNetworkTimeout()),
+                        options.heartbeatInterval(), property(name, "lease."));
+            } else if (mode == WorkerMode.ZOOKEEPER) {
+                ZookeeperIdWorkerConfig.checkOperationTimeout(defaults.getZookeeper().getOperationTimeout(),
                         options.heartbeatInterval(), property(name, "lease."));
             }
             ISequenceManager manager = beanFactory.getBean(mode.managerBean(), ISequenceManager.class);

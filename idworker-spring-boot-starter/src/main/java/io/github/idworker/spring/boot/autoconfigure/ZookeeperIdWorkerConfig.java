@@ -56,17 +56,28 @@ public class ZookeeperIdWorkerConfig {
                                                              @Qualifier(OWN_CLIENT_BEAN) ObjectProvider<IdWorkerZookeeperClient> ownClient,
                                                              IdWorkerProperties properties, Environment environment) {
         ZookeeperProperties zookeeper = properties.getZookeeper();
-        Duration operationTimeout = positive(zookeeper.getOperationTimeout(), "operation-timeout");
-        Duration heartbeat = WorkerOptionsFactory.create(properties, environment).heartbeatInterval();
-        if (operationTimeout.compareTo(heartbeat) >= 0) {
-            throw new IdWorkerConfigurationException(ZookeeperSequenceManager.OPERATION_TIMEOUT_PROPERTY, "must be "
-                    + "shorter than idworker.lease.heartbeat-interval (" + heartbeat + "; a third of idworker.lease.ttl "
-                    + "unless set), so a renewal that hangs is given up and retried before the lease runs out, was "
-                    + operationTimeout);
-        }
+        Duration operationTimeout = checkOperationTimeout(zookeeper.getOperationTimeout(),
+                WorkerOptionsFactory.create(properties, environment).heartbeatInterval(), "idworker.lease.");
         CuratorFramework client = applicationClients.getIfUnique(() -> ownClient.getObject().client());
         return new ZookeeperSequenceManager(client, zookeeper.getBasePath(), operationTimeout,
                 aclProviders.getIfUnique(DefaultACLProvider::new));
+    }
+
+    /**
+     * Returns {@code operationTimeout} after checking it is a positive whole number of milliseconds and shorter than
+     * the heartbeat of a worker whose lease keys start with {@code leasePrefix} ({@code idworker.lease.}, or a named
+     * generator's), so a renewal that hangs is given up and retried before the lease runs out; fails naming
+     * {@code idworker.zookeeper.operation-timeout} and the worker's heartbeat property otherwise.
+     */
+    static Duration checkOperationTimeout(Duration operationTimeout, Duration heartbeat, String leasePrefix) {
+        positive(operationTimeout, "operation-timeout");
+        if (operationTimeout.compareTo(heartbeat) >= 0) {
+            throw new IdWorkerConfigurationException(ZookeeperSequenceManager.OPERATION_TIMEOUT_PROPERTY, "must be "
+                    + "shorter than " + leasePrefix + "heartbeat-interval (" + heartbeat + "; a third of " + leasePrefix
+                    + "ttl unless set), so a renewal that hangs is given up and retried before the lease runs out, was "
+                    + operationTimeout);
+        }
+        return operationTimeout;
     }
 
     /** Built only when the manager asks for it, that is when the application has no CuratorFramework of its own. */

@@ -345,6 +345,26 @@ class ZookeeperIdWorkerConfigTest {
         });
     }
 
+    /**
+     * A named generator renews through the same manager, so its heartbeat must outlast one ZooKeeper operation as the
+     * default worker's must: a generator whose own heartbeat (900 ms, the operation timeout's) leaves no time to give
+     * up a hung renewal fails the startup naming the generator's key, while the default worker (1 s) alone passes.
+     */
+    @Test
+    void aNamedGeneratorsHeartbeatNotLongerThanTheOperationTimeoutFailsTheStartupNamingItsKey() {
+        zookeeper(TestNames.namespace()).withPropertyValues("idworker.generators.orders.namespace="
+                        + TestNames.namespace(), "idworker.generators.orders.lease.heartbeat-interval=900ms")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    IdWorkerConfigurationException cause = StartupFailures.cause(context.getStartupFailure(),
+                            IdWorkerConfigurationException.class);
+                    assertThat(cause.getProperty()).isEqualTo("idworker.zookeeper.operation-timeout");
+                    assertThat(cause.getMessage())
+                            .contains("shorter than idworker.generators.orders.lease.heartbeat-interval (PT0.9S")
+                            .contains("a third of idworker.generators.orders.lease.ttl");
+                });
+    }
+
     @Test
     void zookeeperModeWithoutCuratorOnTheClassPathFailsNamingTheDependency() {
         new ApplicationContextRunner().withClassLoader(new FilteredClassLoader("org.apache.curator"))
