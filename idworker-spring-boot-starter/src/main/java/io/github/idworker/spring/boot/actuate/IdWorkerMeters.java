@@ -212,6 +212,9 @@ public class IdWorkerMeters implements AutoCloseable {
                 AbstractIdWorker::leaseSwitchCount);
         counter("idworker.lease.fence.trips", "Callers that found the high-water reached and waited for a renewal",
                 tags, w, AbstractIdWorker::fenceTripCount);
+        // a point in time, as Prometheus keeps them (process_start_time_seconds): an alert subtracts time()
+        gauge("idworker.layout.end.time", "When the layout's timestamp bits run out, in seconds since 1970-01-01 UTC; "
+                + "the worker issues no ID after it", "seconds", tags, w, x -> x.layout().endOfLife().getEpochSecond());
     }
 
     /**

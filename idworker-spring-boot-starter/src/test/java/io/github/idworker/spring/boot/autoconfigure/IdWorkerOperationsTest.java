@@ -30,7 +30,6 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import redis.embedded.RedisServer;
 import tools.jackson.databind.json.JsonMapper;
@@ -76,11 +75,7 @@ class IdWorkerOperationsTest {
     @EnableSerialNumbers
     @EnableIdPools
     static class AllModes {
-
-        @Bean
-        SimpleMeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
+        // the registry is each test's own: GrafanaDashboardMetricsTest scrapes a Prometheus one
     }
 
     @BeforeEach
@@ -103,7 +98,7 @@ class IdWorkerOperationsTest {
         return new ApplicationContextRunner().withPropertyValues(TestNames.SHORT_DB_LEASE)
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                         DataRedisAutoConfiguration.class, IdWorkerOperationsAutoConfiguration.class))
-                .withUserConfiguration(AllModes.class)
+                .withUserConfiguration(AllModes.class).withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("spring.datasource.url=" + TestNames.h2Url(), "spring.data.redis.host=127.0.0.1",
                         "spring.data.redis.port=" + redisPort, "spring.data.redis.client-type=jedis",
                         "spring.data.redis.timeout=3s", "spring.data.redis.connect-timeout=3s",
@@ -120,7 +115,7 @@ class IdWorkerOperationsTest {
     }
 
     /** Issues from every mode once, so every kind of generator exists. */
-    private static void issueFromEveryMode(AssertableApplicationContext context, String segmentTag, String sequenceTag,
+    static void issueFromEveryMode(AssertableApplicationContext context, String segmentTag, String sequenceTag,
                                            String rule, String entity) {
         context.getBean(AbstractIdWorker.class).nextIds(5);
         context.getBean(SegmentIdGenerators.class).nextIds(segmentTag, 3);
@@ -161,6 +156,8 @@ class IdWorkerOperationsTest {
                     .isGreaterThan(0.0).isLessThanOrEqualTo(20.0);
             assertThat(registry.get("idworker.lease.worker.id").tag("namespace", namespace).gauge().value())
                     .isEqualTo(context.getBean(AbstractIdWorker.class).currentLease().workerId());
+            assertThat(registry.get("idworker.layout.end.time").tag("namespace", namespace).gauge().value())
+                    .isEqualTo(context.getBean(AbstractIdWorker.class).layout().endOfLife().getEpochSecond());
             assertThat(registry.get("idworker.segment.refills").tag("tag", segmentTag).functionTimer().count())
                     .isGreaterThanOrEqualTo(1);
             assertThat(registry.get("idworker.segment.remaining").tag("tag", segmentTag).gauge().value()).isPositive();
