@@ -277,10 +277,11 @@ public class IdWorkerMeters implements AutoCloseable {
                 x -> x.snapshot().thresholdLevel());
         timer("idworker.pool.refills", "Refills appended by this node and their time", tags, p,
                 x -> x.snapshot().refills(), x -> x.snapshot().refillNanos());
-        counter("idworker.pool.refusals", "Takes refused because the pool held too few IDs",
-                tags.and("reason", "empty"), p, x -> x.snapshot().emptyRefusals());
-        counter("idworker.pool.refusals", "Takes refused by the entity's rate limit", tags.and("reason", "rate"), p,
-                x -> x.snapshot().rateLimited());
+        // one description for both reasons: Prometheus keeps a single help text per name
+        String refusals = "Takes refused, by reason: empty (the pool held too few IDs) or rate (the entity's limit)";
+        counter("idworker.pool.refusals", refusals, tags.and("reason", "empty"), p,
+                x -> x.snapshot().emptyRefusals());
+        counter("idworker.pool.refusals", refusals, tags.and("reason", "rate"), p, x -> x.snapshot().rateLimited());
         gauge("idworker.pool.check.age", "Time since this node's last refill check of the pool finished", "seconds",
                 tags, p, x -> {
                     // measured on the monotonic clock by the pools: a wall-clock step moves no age
