@@ -4,20 +4,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,27 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("slow")
 class DocumentedStartCommandsTest {
 
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Pattern RUN = Pattern.compile("mvn .*-pl idworker-server spring-boot:run.*");
-    private static final Pattern PROFILES = Pattern.compile("-Dspring-boot\\.run\\.profiles=(\\S+)");
-    private static final Pattern ARGUMENTS = Pattern.compile("-Dspring-boot\\.run\\.arguments=(\"([^\"]*)\"|(\\S+))");
-
     /** The documented commands, each once, in the order the documents show them. */
     static List<String> documentedCommands() throws IOException {
         Set<String> commands = new LinkedHashSet<>();
-        List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md")));
-        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(documents::add);
-        }
-        for (Path document : documents) {
-            String joined = Files.readString(document).replaceAll("\\\\\\n\\s*", " ");
-            for (String line : joined.split("\n")) {
-                Matcher run = RUN.matcher(line);
-                if (run.find()) {
-                    // "mvn -q install -DskipTests && mvn …": the run command is the part after the last &&
-                    String command = run.group();
-                    commands.add(command.substring(command.lastIndexOf("mvn ")).replaceAll("\\s+#.*$", "").trim());
-                }
+        for (Path document : DocumentedMarkdown.documents()) {
+            for (DocumentedMarkdown.Line line : DocumentedMarkdown.lines(document)) {
+                // "mvn -q install -DskipTests && mvn …": the run command is the part after the last &&
+                DocumentedMarkdown.startCommand(line.text()).ifPresent(commands::add);
             }
         }
         return List.copyOf(commands);
@@ -94,20 +73,8 @@ class DocumentedStartCommandsTest {
     }
 
     private static void startAndCall(String command) throws Exception {
-        Matcher profiles = PROFILES.matcher(command);
-        String[] active = profiles.find() ? profiles.group(1).split(",") : new String[0];
-        List<String> arguments = new ArrayList<>();
-        Matcher given = ARGUMENTS.matcher(command);
-        if (given.find()) {
-            String value = given.group(2) != null ? given.group(2) : given.group(3);
-            Arrays.stream(value.trim().split("\\s+")).filter(a -> !a.startsWith("--server.port=")).forEach(arguments::add);
-        }
-        // the lease stays as documented: its settings must fit the centres' timeouts as the user runs them
-        arguments.addAll(List.of("--server.port=0", "--spring.data.redis.port=0",
-                "--idworker.namespace=t-" + UUID.randomUUID()));
-        try (ConfigurableApplicationContext server = new SpringApplicationBuilder(IdWorkerServerApplication.class)
-                .profiles(active).run(arguments.toArray(String[]::new))) {
-            int port = server.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+        try (ConfigurableApplicationContext server = DocumentedMarkdown.start(command)) {
+            int port = DocumentedMarkdown.port(server);
             assertThat(SampleHttp.get(port, "/ids/next?count=2").ids()).as(command).hasSize(2);
             assertThat(SampleHttp.get(port, "/ids/segment/order?count=2").ids()).as(command).hasSize(2);
             assertThat(SampleHttp.get(port, "/actuator/health/readiness").status()).as(command).isEqualTo(200);
