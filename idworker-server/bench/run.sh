@@ -4,8 +4,9 @@
 # the jar is built and wrk installed (both done here when missing).
 #   idworker-server/bench/run.sh                 (from anywhere in the repository)
 # Environment: BENCH_JAR, BENCH_JVM_FLAGS, BENCH_POOL_PROPS and BENCH_STOCK (the user entity's sizing for the
-# count=1000 run, and the stock awaited), BENCH_SECONDS (15), BENCH_POOL_SECONDS (20), BENCH_KEEP=1 keeps the work
-# folder (server log, wrk output).
+# count=1000 run, and the stock awaited), BENCH_SECONDS (15), BENCH_POOL_SECONDS (20), BENCH_WARMUP_SECONDS (the
+# JIT's warm-up per endpoint; unset: 3 s unsigned, 5 s and 3 s signed), BENCH_KEEP=1 keeps the work folder (server
+# log, wrk output).
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -121,13 +122,15 @@ run() {
     "wrk_cpu=$(tail -1 "$out.time")" >>"$WORK/results"
 }
 
-echo "warming up, not counted: the JIT compiles the paths (3 s per unsigned endpoint, 5 s and 3 s signed)"
+WARM=${BENCH_WARMUP_SECONDS:-3}
+WARM_SIGNED1=${BENCH_WARMUP_SECONDS:-5}
+echo "warming up, not counted: the JIT compiles the paths ($WARM s per unsigned endpoint, $WARM_SIGNED1 s and $WARM s signed)"
 for path in /ids/next /ids/segment/order /ids/sequence/order /serials/order; do
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d3s "$BASE$path" >/dev/null 2>&1
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM}s" "$BASE$path" >/dev/null 2>&1
 done
-BENCH_SIGNED="$WORK/warm1" wrk -t"$THREADS" -c"$CONNECTIONS" -d5s -s "$BENCH_DIR/wrk.lua" \
+BENCH_SIGNED="$WORK/warm1" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM_SIGNED1}s" -s "$BENCH_DIR/wrk.lua" \
   "$BASE/pools/user/ids?count=1" >/dev/null 2>&1
-BENCH_SIGNED="$WORK/warm1000" wrk -t"$THREADS" -c"$CONNECTIONS" -d3s -s "$BENCH_DIR/wrk.lua" \
+BENCH_SIGNED="$WORK/warm1000" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARM}s" -s "$BENCH_DIR/wrk.lua" \
   "$BASE/pools/user/ids?count=1000" >/dev/null 2>&1
 
 : >"$WORK/results"
