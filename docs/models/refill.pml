@@ -4,13 +4,15 @@
  *   -DSEGMENT  the Redis sequence: segment-next.lua, segment-install.lua (current range), RedisSegmentRefill
  *   -DSERIAL   the strict serial stock: serial-take.lua, serial-install.lua, SerialStockRefiller
  *   -DPOOL     the ID pool (MONOTONIC): pool-take.lua, pool-append.lua, PoolRefiller
- * The three share the lock (owner-token SET NX PX, compare-and-delete), the database reservation and the Redis
- * identity (master_replid); they differ only in the install and take steps, written apart below.
+ * The three share the lock (owner-token SET NX PX stamped with the Redis identity, compare-and-delete), the
+ * database reservation and the Redis identity (master_replid); they differ only in the install and take steps,
+ * written apart below.
  *
  * Safety property: every number handed out is larger than every number handed out before it, by any node
  * (strictly increasing in arrival order: DESIGN 5, 6 and 7 MONOTONIC), hence never handed out twice.
  *
- * One Redis fault per run, a loss or a stale restore (-DDOUBLE_REDIS_FAULT allows both: see README, a finding).
+ * One Redis fault per run, a loss or a stale restore; -DDOUBLE_REDIS_FAULT allows both in one run (the README's
+ * finding: a restore within a lock's ttl brought back a lock taken before a loss; fixed by the identity stamp).
  *
  * Actors: two nodes (each a taker and a refiller, one refill at a time), the database row (its offset), Redis
  * (stock, high-water, identity, lock), and an environment that moves time and injects faults: Redis loses its
@@ -22,6 +24,8 @@
  *   -DNO_LOCK_CHECK      the install does not check the lock token
  *   -DNO_INSTALL_ABOVE   the install does not check that the range lies above Redis's high-water
  *   -DNO_RUN_ID_CHECK    takes serve a stock stamped by another Redis identity (commit e91b3b6)
+ *   -DNO_LOCK_IDENTITY   the lock holds the bare token, not token|identity (before commit 1d863e0): a lock a
+ *                        restore brought back is still its holder's
  */
 
 #ifndef TMAX
@@ -48,6 +52,7 @@ byte gapLo, gapHi;     /* POOL: a list may hold a gap lo < gapLo+1 .. gapHi < hi
 bool hwKnown;          /* POOL: meta.hw present */
 #endif
 byte lock, lockEx;     /* the refill lock: token (0 = none) and expiry */
+byte lockId;           /* ... and the identity stamped into its value (lock-acquire.lua: token .. '|' .. identity) */
 
 /* ---- snapshot, for the stale restore ---- */
 #ifdef FAULT_DBBACK
@@ -61,15 +66,18 @@ bool snapTaken, redisFault, lossDone, restoreDone, dbBack;
 #else
 #define DOUBLE false
 #endif
-bool snHas; byte snSid, snLo, snHi, snLock, snLockEx;
+bool snHas; byte snSid, snLo, snHi, snLock, snLockEx, snLockId;
 #ifdef POOL
 byte snGapLo, snGapHi; bool snHwKnown;
 #endif
 
 /* ---- the nodes ---- */
 byte tok = 0;          /* last lock token handed out */
-byte ph[2];            /* 0 idle, 1 holds a token (maybe the lock), 2 reserved a range */
+byte ph[2];            /* 0 idle, 1 holds a token (maybe the lock), 2 reserved a range; POOL: 3 seeding, 4 seed refused */
 byte myTok[2], ra[2], rb[2];   /* token; the reserved range ra+1 .. rb */
+#ifdef POOL
+byte seedTry[2];       /* POOL: seed attempts made (PoolRefiller.seed: at most 2) */
+#endif
 
 /* ---- the property ---- */
 byte maxIssued = 0;
@@ -84,11 +92,18 @@ inline issue(x) {
 }
 
 #define LOCKED (lock != 0 && T < lockEx)
-/* the install's lock check passes: this refiller's token holds the lock (always, without the check) */
+/* the scripts' lock check: GET lock == ARGV token .. '|' .. server_identity() (segment-install.lua L48-51,
+   serial-install.lua L43-46, pool-append.lua L61-63, lock-release.lua L18); without the stamp, GET == token */
+#ifdef NO_LOCK_IDENTITY
+#define OWNS(w) (lock == myTok[w] && LOCKED)
+#else
+#define OWNS(w) (lock == myTok[w] && lockId == rid && LOCKED)
+#endif
+/* the install's lock check passes (always, without the check) */
 #ifdef NO_LOCK_CHECK
 #define MINE(w) true
 #else
-#define MINE(w) (lock == myTok[w] && LOCKED)
+#define MINE(w) OWNS(w)
 #endif
 
 /* ===================================== takes ===================================== */
@@ -131,52 +146,52 @@ inline reset() { has = 0; lo = 0; hi = 0; gapLo = 0; gapHi = 0; hwKnown = 0; sid
 
 /* ============================ install (the refill's last step) ============================ */
 #ifdef SEGMENT
-/* segment-install.lua L45-70, where = 'current' (RedisSegmentRefill.refillUntilIssued L111 -> L276) */
+/* segment-install.lua L48-73, where = 'current' (RedisSegmentRefill.refillUntilIssued L111 -> L276) */
 inline install(w) {
   if
 #ifndef NO_LOCK_CHECK
-  :: lock != myTok[w] || !LOCKED -> skip                     /* L45-47 NOT_OWNER: a gap */
+  :: !OWNS(w) -> skip                                        /* L48-51 NOT_OWNER: a gap */
 #endif
 #ifndef NO_INSTALL_ABOVE
-  :: MINE(w) && has && ra[w] < hi -> skip    /* L48-55 BELOW: a gap */
+  :: MINE(w) && has && ra[w] < hi -> skip    /* L52-59 BELOW: a gap */
 #endif
-  :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid      /* L65-69: the current range, this identity */
+  :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid      /* L68-72: the current range, this identity */
   fi
 }
 #endif
 
 #ifdef SERIAL
-/* serial-install.lua L41-70 (SerialStockRefiller) */
+/* serial-install.lua L43-72 (SerialStockRefiller) */
 inline install(w) {
   if
 #ifndef NO_LOCK_CHECK
-  :: lock != myTok[w] || !LOCKED -> skip                     /* L41-43 NOT_OWNER */
+  :: !OWNS(w) -> skip                                        /* L43-46 NOT_OWNER */
 #endif
 #ifndef NO_INSTALL_ABOVE
-  :: MINE(w) && has && sid == rid && ra[w] + 1 <= hi -> skip   /* L54-56 BELOW */
+  :: MINE(w) && has && sid == rid && ra[w] + 1 <= hi -> skip   /* L56-58 BELOW */
 #endif
   :: else ->
        if
-       :: has && sid == rid && ra[w] == hi -> hi = rb[w]     /* L57-59 EXTENDED */
-       :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid /* L62-65 REPLACED */
+       :: has && sid == rid && ra[w] == hi -> hi = rb[w]     /* L59-61 EXTENDED */
+       :: else -> has = 1; lo = ra[w]; hi = rb[w]; sid = rid /* L64-67 REPLACED */
        fi
   fi
 }
 #endif
 
 #ifdef POOL
-/* pool-append.lua L51-108, mode APPEND (PoolRefiller) */
+/* pool-append.lua L52-111, mode APPEND (PoolRefiller.append) */
 inline install(w) {
   if
-  :: sid != rid -> reset()                                   /* L53-57 RESET: nothing appended */
+  :: sid != rid -> reset()                                   /* L52-58 RESET: nothing appended */
 #ifndef NO_LOCK_CHECK
-  :: sid == rid && (lock != myTok[w] || !LOCKED) -> skip     /* L58-60 LOCK */
+  :: sid == rid && !OWNS(w) -> skip                          /* L61-63 LOCK */
 #endif
-  :: sid == rid && MINE(w) && !hwKnown -> skip   /* L91-93 SEED first */
+  :: sid == rid && MINE(w) && !hwKnown -> skip   /* L94-96 SEED first: a gap */
 #ifndef NO_INSTALL_ABOVE
-  :: sid == rid && MINE(w) && hwKnown && ra[w] + 1 <= hi -> skip  /* L94-96 STALE */
+  :: sid == rid && MINE(w) && hwKnown && ra[w] + 1 <= hi -> skip  /* L97-99 STALE */
 #endif
-  :: else ->                                                 /* L101-107: RPUSH, hw = highest */
+  :: else ->                                                 /* L104-110: RPUSH, hw = highest */
        if
        :: hi > lo && ra[w] > hi -> gapLo = hi; gapHi = ra[w]  /* a gap between the list and the chunk */
        :: hi <= lo -> lo = ra[w]; gapLo = 0; gapHi = 0        /* an empty list: the chunk alone */
@@ -201,24 +216,48 @@ end:
      PoolRefiller); a refiller that does not get it waits for the other's range */
   :: atomic { ph[w] == 0 && tok < MAXREF && !LOCKED ->
        tok++; myTok[w] = tok; lock = tok; lockEx = T + LTTL; ph[w] = 1;
+       lockId = rid;                                          /* lock-acquire.lua L25: token .. '|' .. identity */
        printf("T=%d node %d takes the lock (token %d, until %d)\n", T, w, tok, lockEx) }
 #ifdef POOL
-  /* PoolRefiller's check under the lock: seed an unknown high-water with the database's offset (pool-append.lua
-     SEED, L85-90), or drop a list whose high-water lies below it (DROP, L79-84, commit 972d487) */
-  :: atomic { ph[w] == 1 && sid == rid && lock == myTok[w] && LOCKED && (!hwKnown || hi < off) ->
-       if
-       :: !hwKnown -> hwKnown = 1; has = 1; lo = off; hi = off; gapLo = 0; gapHi = 0
-       :: else -> lo = off; hi = off; gapLo = 0; gapHi = 0
-       fi }
+  /* PoolRefiller.reconcile under the lock: a list whose high-water lies below the database's offset is dropped
+     (pool-append.lua DROP, L82-87, commit 972d487; after the RESET and lock checks, L52-63) */
+  :: atomic { ph[w] == 1 && sid == rid && OWNS(w) && hwKnown && hi < off -> lo = off; hi = off; gapLo = 0; gapHi = 0 }
 #endif
   /* reserve in the database, durably, before anything enters Redis (one UPDATE ... + read back, or the pool's
      compare-and-set); the lock may have expired meanwhile: the database does not know the lock */
   :: atomic { ph[w] == 1 -> ra[w] = off; rb[w] = off + STEP; off = off + STEP; ph[w] = 2;
+#ifdef POOL
+       /* PoolRefiller.refill: pool-inspect.lua's state (OK only for this identity's stamp with a known hw), read
+          under the lock right before the reservation; not OK: seed first, below */
+       if :: !(sid == rid && hwKnown) -> ph[w] = 3 :: else fi;
+#endif
        printf("T=%d node %d reserves %d..%d in the database\n", T, w, ra[w] + 1, rb[w]) }
+#ifdef POOL
+  /* PoolRefiller.seed: pool-append.lua SEED with hw = the ID right below the reservation; a RESET reply (the pool
+     was stamped by another identity: L52-58 dropped it and stamped it anew) is tried once more, any other refusal
+     (LOCK, L61-63) leaves the reservation unused, a gap; L88-93 sets hw only when unknown */
+  :: atomic { ph[w] == 3 ->
+       if
+       :: sid != rid -> reset(); seedTry[w]++;
+            if :: seedTry[w] == 2 -> ph[w] = 4 :: else fi      /* two RESETs: give up, a gap */
+       :: sid == rid && !MINE(w) -> ph[w] = 4                    /* LOCK: a gap */
+       :: sid == rid && MINE(w) ->
+            if :: !hwKnown -> hwKnown = 1; has = 1; lo = ra[w]; hi = ra[w]; gapLo = 0; gapHi = 0 :: else fi;
+            ph[w] = 2;
+            printf("T=%d node %d seeds the high-water at %d\n", T, w, ra[w])
+       fi }
+  /* a refused seed: release the lock (lock-release.lua), the reservation is a gap */
+  :: atomic { ph[w] == 4 -> if :: OWNS(w) -> lock = 0; lockEx = 0 :: else fi;
+       ph[w] = 0; myTok[w] = 0; ra[w] = 0; rb[w] = 0; seedTry[w] = 0 }
+#endif
   /* install, at any later time (a stalled refiller), then release the lock by compare-and-delete */
   :: atomic { ph[w] == 2 -> install(w);
        printf("T=%d node %d installs %d..%d: stock now %d..%d\n", T, w, ra[w] + 1, rb[w], lo + 1, hi);
-       if :: lock == myTok[w] -> lock = 0; lockEx = 0 :: else fi;
+       /* lock-release.lua L18-21: compare (token and identity) and delete */
+       if :: OWNS(w) -> lock = 0; lockEx = 0 :: else fi;
+#ifdef POOL
+       seedTry[w] = 0;
+#endif
        ph[w] = 0; myTok[w] = 0; ra[w] = 0; rb[w] = 0 }
   od
 }
@@ -227,10 +266,10 @@ proctype Env() {
 end:
   do
   :: atomic { T < TMAX -> T++;
-       if :: lock != 0 && T >= lockEx -> lock = 0; lockEx = 0 :: else fi }   /* the lock key expires */
+       if :: lock != 0 && T >= lockEx -> lock = 0; lockEx = 0; lockId = 0 :: else fi }   /* the lock key expires */
   /* Redis loses its data: a restart without persistence (a new identity, nothing kept) */
   :: atomic { !lossDone && (!redisFault || DOUBLE) -> redisFault = 1; lossDone = 1; rid++;
-       printf("T=%d Redis restarts empty\n", T); has = 0; lo = 0; hi = 0; sid = 0; lock = 0; lockEx = 0;
+       printf("T=%d Redis restarts empty\n", T); has = 0; lo = 0; hi = 0; sid = 0; lock = 0; lockEx = 0; lockId = 0;
 #ifdef POOL
        gapLo = 0; gapHi = 0; hwKnown = 0
 #else
@@ -240,7 +279,7 @@ end:
   /* a snapshot (BGSAVE) now; later a restart that loads it: a new identity, the old data; a lock key past its
      expiry is not loaded */
   :: atomic { !snapTaken -> snapTaken = 1; printf("T=%d snapshot\n", T); snHas = has; snSid = sid; snLo = lo; snHi = hi; snLock = lock;
-       snLockEx = lockEx;
+       snLockEx = lockEx; snLockId = lockId;
 #ifdef POOL
        snGapLo = gapLo; snGapHi = gapHi; snHwKnown = hwKnown
 #else
@@ -249,7 +288,9 @@ end:
      }
   :: atomic { snapTaken && !restoreDone && (!redisFault || DOUBLE) -> redisFault = 1; restoreDone = 1; rid++;
        printf("T=%d Redis restarts from the snapshot\n", T); has = snHas; sid = snSid; lo = snLo; hi = snHi;
-       if :: snLock != 0 && T < snLockEx -> lock = snLock; lockEx = snLockEx :: else -> lock = 0; lockEx = 0 fi;
+       /* the lock key comes back with the identity stamped in its value: the old one, not rid */
+       if :: snLock != 0 && T < snLockEx -> lock = snLock; lockEx = snLockEx; lockId = snLockId
+          :: else -> lock = 0; lockEx = 0; lockId = 0 fi;
 #ifdef POOL
        gapLo = snGapLo; gapHi = snGapHi; hwKnown = snHwKnown
 #else

@@ -12,7 +12,10 @@ import java.util.UUID;
  * The refill lock every Redis store shares: {@code SET NX PX} with a random owner token, released by
  * compare-and-delete, so a holder whose lock expired never frees its successor's. The lock only keeps refills from
  * doing the same work twice; what makes a late holder harmless is that the scripts writing under it check the token
- * (and the store's high-water) in the same atomic call.
+ * (and the store's high-water) in the same atomic call. The lock holds the token stamped with the Redis identity
+ * that granted it ({@code <token>|<master_replid>}), and every script accepts it only under the identity current
+ * when it runs: a lock that a restart from a snapshot brought back belongs to nobody, so its holder, which may have
+ * reserved before a data loss that came in between, cannot install behind newer numbers.
  */
 public final class RefillLock {
 

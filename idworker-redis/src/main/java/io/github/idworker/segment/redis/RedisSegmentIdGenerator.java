@@ -77,8 +77,10 @@ import java.util.concurrent.atomic.LongAdder;
  * </ol>
  *
  * <p>Why numbers keep increasing, also after Redis loses its data: a range is installed only by the holder of a
- * lock stored beside it, and allocated after that lock was taken. Lock and ranges vanish together, so every
- * install follows every earlier install and every data loss, and its range — allocated later from a
+ * lock stored beside it, and allocated after that lock was taken. Lock and ranges vanish together, and a lock a
+ * restart from a snapshot brings back is nobody's (it holds its token with the identity of the Redis that granted
+ * it, and the scripts accept only this Redis's), so every install follows every earlier install and every data
+ * loss, and its range — allocated later from a
  * {@code max_id} that only grows — lies above every number issued before; the script checks it lies above both
  * ranges in the hash anyway. Switching to the range ahead only moves upwards, and only inside the one script
  * that issues. After a loss numbering continues above the database's {@code max_id}; the unused rest of the lost

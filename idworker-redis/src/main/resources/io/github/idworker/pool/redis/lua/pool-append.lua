@@ -6,7 +6,7 @@
 -- KEYS (all share the hash tag {<prefix>:pool:<entity>}):
 --   KEYS[1]  ids   the list of IDs
 --   KEYS[2]  meta  hash {run_id, hw, env}
---   KEYS[3]  lock  the refill lock, holding its owner's token
+--   KEYS[3]  lock  the refill lock, holding '<token>|<identity>' of its owner
 -- ARGV:
 --   ARGV[1]  token     the caller's lock token
 --   ARGV[2]  mode      'APPEND', or 'SEED' to set hw = ARGV[4] when it is unknown (right below offsets reserved
@@ -25,7 +25,8 @@
 --   ARGV[7…] the IDs, in the order they are to be handed out
 -- Reply:
 --   {'OK', level}    appended (or seeded, or trimmed); level IDs in the pool now
---   {'LOCK'}         the caller does not hold the lock (it expired, or Redis lost it): nothing written
+--   {'LOCK'}         the caller does not hold the lock (it expired, Redis lost it, or a restart brought it back
+--                    under another identity): nothing written
 --   {'RESET'}        the pool was written by another Redis: dropped and stamped anew, nothing appended; seed it
 --   {'SEED'}         hw unknown: seed it first; nothing appended
 --   {'ENV', env}     the pool holds IDs of another environment split (two deployments share the keys): nothing
@@ -55,7 +56,9 @@ if meta[1] ~= run_id then
   redis.call('HSET', KEYS[2], 'run_id', run_id)
   return {'RESET'}
 end
-if redis.call('GET', KEYS[3]) ~= ARGV[1] then
+-- the lock is the caller's only as '<token>|<this identity>' (lock-acquire.lua): a lock a restart from a snapshot
+-- brought back is nobody's, its holder may have reserved before a loss that came in between
+if redis.call('GET', KEYS[3]) ~= ARGV[1] .. '|' .. run_id then
   return {'LOCK'}
 end
 local level = redis.call('LLEN', KEYS[1])

@@ -4,7 +4,7 @@
 --
 -- KEYS (all share the hash tag {<prefix>:segment:<tag>}):
 --   KEYS[1]  range  hash {v_l, v_h, n_l, n_h, run_id, step, installed_ms}
---   KEYS[2]  lock   the refill lock
+--   KEYS[2]  lock   the refill lock, holding '<token>|<identity>'
 -- ARGV:
 --   ARGV[1]  token  the caller's lock token
 --   ARGV[2]  vl     first number of the new range minus one (becomes v_l, the last number issued, or n_l)
@@ -17,13 +17,16 @@
 --   {'OK', 'CURRENT'}      installed as the current range, stamped with this Redis identity; any range ahead is
 --                          dropped (a gap)
 --   {'OK', 'AHEAD'}        installed ahead of the current range, which carries this Redis identity
---   {'NOT_OWNER'}          the caller's lock expired or was taken over; another refill may be under way
+--   {'NOT_OWNER'}          the caller's lock expired, was taken over, or came back with a restart (another
+--                          identity); another refill may be under way
 --   {'BELOW', high}        the range does not lie above v_h or n_h (high, the larger): the database went back
 --   {'AHEAD_TAKEN'}        a range ahead is already installed
 --
 -- Why the lock check: the lock lives in the same data as the range, so a lock taken before Redis lost its data
--- is gone afterwards. Every installed range was therefore allocated from the database after the last loss and
--- after every earlier install, so it lies above every number issued before: numbers keep increasing.
+-- is gone afterwards; and a lock that a restart from a snapshot brought back carries the identity of the Redis
+-- that granted it, not this one's, so it is nobody's (lock-acquire.lua stores '<token>|<identity>'). Every
+-- installed range was therefore allocated from the database after the last loss or restore and after every
+-- earlier install, so it lies above every number issued before: numbers keep increasing.
 -- Why 'ahead' checks the identity: a range ahead shares the hash's run_id, so it may join only a hash this Redis
 -- identity stamped; a stale hash is replaced whole, never extended.
 
@@ -42,7 +45,8 @@ if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
 
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+local run_id = server_identity()
+if redis.call('GET', KEYS[2]) ~= ARGV[1] .. '|' .. run_id then
   return {'NOT_OWNER'}
 end
 local r = redis.call('HMGET', KEYS[1], 'v_l', 'v_h', 'run_id', 'n_h', 'n_l')
@@ -53,7 +57,6 @@ end
 if floor and tonumber(ARGV[2]) < floor then
   return {'BELOW', floor}
 end
-local run_id = server_identity()
 if ARGV[5] == 'ahead' and r[1] and r[2] and r[3] == run_id then
   -- only a whole range ahead is taken; a stray n_l or n_h alone is overwritten (its n_h still raised the floor)
   if r[4] and r[5] then

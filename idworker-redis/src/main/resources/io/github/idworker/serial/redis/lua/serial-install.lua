@@ -4,7 +4,7 @@
 --
 -- KEYS (all share the hash tag {<prefix>:serial:<rule>}):
 --   KEYS[1]  stock  hash {lo, hi, run_id, installed_ms}
---   KEYS[2]  lock   the refill lock
+--   KEYS[2]  lock   the refill lock, holding '<token>|<identity>'
 -- ARGV:
 --   ARGV[1]  token     the caller's lock token
 --   ARGV[2]  first     first number of the reserved range
@@ -15,12 +15,14 @@
 --   {'EXTENDED', left}   the range continues the stock (first = hi + 1): the stock now ends at last
 --   {'REPLACED', left}   no usable stock, or the range starts above hi + 1 (an earlier reservation was lost, a
 --                        gap): the stock is now exactly the range, with the run_id of this Redis process
---   {'NOT_OWNER'}        the caller's lock expired or was taken over
+--   {'NOT_OWNER'}        the caller's lock expired, was taken over, or came back with a restart (another identity)
 --   {'BELOW', hi}        the range does not lie above the stock: the database went back, or a refill whose lock
 --                        was lost installed a later range first
 --
 -- Why the lock check: the lock lives beside the stock, so a lock taken before Redis lost its data is gone
--- afterwards; every installed range was reserved after the last loss and every earlier install.
+-- afterwards; and a lock that a restart from a snapshot brought back carries the identity of the Redis that
+-- granted it, not this one's, so it is nobody's (lock-acquire.lua stores '<token>|<identity>'). Every installed
+-- range was reserved after the last loss or restore and after every earlier install.
 
 -- The identity of this Redis process in its present role: its replication id, which Redis draws anew at every
 -- start (a snapshot or append-only file may have brought back older data) and at every promotion of a replica
@@ -38,12 +40,12 @@ if redis.replicate_commands then
   pcall(redis.replicate_commands)
 end
 
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+local run_id = server_identity()
+if redis.call('GET', KEYS[2]) ~= ARGV[1] .. '|' .. run_id then
   return {'NOT_OWNER'}
 end
 local first = tonumber(ARGV[2])
 local last = tonumber(ARGV[3])
-local run_id = server_identity()
 local r = redis.call('HMGET', KEYS[1], 'lo', 'hi', 'run_id')
 local t = redis.call('TIME')
 local now_ms = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
