@@ -11,6 +11,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import javax.sql.DataSource;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -93,6 +97,22 @@ class OrderEndpointTest {
         assertThat(refused.contentType()).startsWith("application/problem+json");
         assertThat(refused.body().get("field").asString()).isEqualTo(field);
         assertThat(refused.body().get("detail").asString()).startsWith(detail);
+    }
+
+    @Test
+    void servesTheStartersStatusPageAndTheEndpointItReads() throws Exception {
+        // idworker.status-page.enabled=true in the sample's application.yml: the same file the ID server serves
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<String> page = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/status")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+        assertThat(page.body()).contains("<title>idworker status</title>");
+        HttpResponse<String> report = client.send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + "/actuator/idworker")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(report.statusCode()).isEqualTo(200);
+        assertThat(report.body()).contains("\"endOfLife\"");
     }
 
     @Test

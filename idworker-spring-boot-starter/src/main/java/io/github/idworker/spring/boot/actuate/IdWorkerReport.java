@@ -30,6 +30,8 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param floor the lease's floor: issues only timestamps above it
      * @param highWater the lease's stored high-water: issues only timestamps up to it
      * @param millisToHighWater how long the worker can issue if its centre stops answering now; negative when fenced
+     * @param endOfLife the last instant the worker's layout can encode ({@code idworker.snowflake.epoch} plus
+     *        {@code 2^timestamp-bits - 1} milliseconds): after it no identifier can be issued in this namespace
      * @param holder this host and process id
      * @param leaseSwitches how often the worker moved to another worker id
      * @param fenceTrips how often a caller found the high-water reached and waited for a renewal
@@ -38,7 +40,7 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      */
     public record Worker(String bean, String mode, String namespace, String state, @Nullable Integer workerId,
                          @Nullable String floor, @Nullable String highWater, @Nullable Long millisToHighWater,
-                         String holder, long leaseSwitches, long fenceTrips, long issued,
+                         String endOfLife, String holder, long leaseSwitches, long fenceTrips, long issued,
                          @Nullable String lastRenewalFailure) {
     }
 

@@ -52,7 +52,7 @@ public class IdWorkerReporter {
                     lease == null ? null : lease.workerId(),
                     lease == null ? null : Instant.ofEpochMilli(lease.floorMillis()).toString(),
                     lease == null ? null : Instant.ofEpochMilli(lease.highWaterMillis()).toString(),
-                    lease == null ? null : s.millisToHighWater(), w.holder(), s.leaseSwitches(), s.fenceTrips(),
+                    lease == null ? null : s.millisToHighWater(), w.layout().endOfLife().toString(), w.holder(), s.leaseSwitches(), s.fenceTrips(),
                     w.issuedCount(), PublishedFailures.publishRenewal("worker " + e.getKey(), s.lastRenewalFailure())));
         }
         return out;

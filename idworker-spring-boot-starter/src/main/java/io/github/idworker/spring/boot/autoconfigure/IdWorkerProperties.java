@@ -18,7 +18,7 @@ import java.util.Map;
  * worker's namespace, {@link SnowflakeProperties}, {@link LeaseProperties} and {@link WorkerIdProperties} (shared
  * with the named generators through {@link SnowflakeWorkerProperties}), the centres' {@link JdbcProperties},
  * {@link RedisProperties} and {@link ZookeeperProperties}, the modes' {@link SegmentProperties},
- * {@link SerialProperties} and {@link PoolProperties}, {@link MetricsProperties}, and the entity IDs'
+ * {@link SerialProperties} and {@link PoolProperties}, {@link MetricsProperties}, {@link StatusPageProperties}, and the entity IDs'
  * {@link EntityIdsProperties}.
  */
 @ConfigurationProperties(prefix = IdWorkerProperties.PREFIX)
@@ -60,6 +60,10 @@ public class IdWorkerProperties extends SnowflakeWorkerProperties {
     @NestedConfigurationProperty
     private final MetricsProperties metrics = new MetricsProperties();
 
+    /** The operators' status page at /status. */
+    @NestedConfigurationProperty
+    private final StatusPageProperties statusPage = new StatusPageProperties();
+
     /** IDs filled into entities on insert (MyBatis, Spring Data JDBC, Hibernate). */
     @NestedConfigurationProperty
     private final EntityIdsProperties entityIds = new EntityIdsProperties();
@@ -94,6 +98,10 @@ public class IdWorkerProperties extends SnowflakeWorkerProperties {
 
     public MetricsProperties getMetrics() {
         return this.metrics;
+    }
+
+    public StatusPageProperties getStatusPage() {
+        return this.statusPage;
     }
 
     public EntityIdsProperties getEntityIds() {

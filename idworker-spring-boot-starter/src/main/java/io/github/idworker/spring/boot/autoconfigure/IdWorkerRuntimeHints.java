@@ -21,6 +21,7 @@ import java.util.List;
  *   <li>the DDL of the JDBC stores, one file per dialect ({@code JdbcSchema.statements}): {@link #DDL};</li>
  *   <li>the configuration metadata, whose property names the unknown-property warning suggests from
  *       ({@code PropertySuggestions}): {@link #METADATA};</li>
+ *   <li>the operators' status page {@code IdWorkerStatusPage.RESOURCE};</li>
  *   <li>the getters of HikariCP's {@code HikariConfig} that {@code JdbcRunner} and {@code RefusedLogin} call
  *       reflectively to name the database in an error (URL and user; the password only as set or not);</li>
  *   <li>{@code @IdAsString}'s Jackson writer and reader, which Jackson instantiates from the annotation;</li>
@@ -58,6 +59,7 @@ public final class IdWorkerRuntimeHints implements RuntimeHintsRegistrar {
         LUA_SCRIPTS.forEach(pattern -> hints.resources().registerPattern(pattern));
         DDL.forEach(pattern -> hints.resources().registerPattern(pattern));
         hints.resources().registerPattern(METADATA);
+        hints.resources().registerPattern(IdWorkerStatusPage.RESOURCE);
         if (ClassUtils.isPresent(HIKARI_CONFIG, classLoader)) {
             hints.reflection().registerType(TypeReference.of(HIKARI_CONFIG), type -> {
                 for (String getter : List.of("getJdbcUrl", "getUsername", "getPassword")) {

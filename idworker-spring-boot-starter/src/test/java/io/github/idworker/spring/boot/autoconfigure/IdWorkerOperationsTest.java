@@ -199,6 +199,9 @@ class IdWorkerOperationsTest {
                 assertThat(w.state()).isEqualTo("issuing");
                 assertThat(w.workerId()).isEqualTo(worker.currentLease().workerId());
                 assertThat(w.millisToHighWater()).isPositive();
+                // the layout's last instant, for a status page's end-of-life warning: epoch + 2^bits - 1 ms
+                assertThat(w.endOfLife()).isEqualTo(worker.layout().epoch()
+                        .plusMillis((1L << worker.layout().timestampBits()) - 1).toString());
                 assertThat(w.issued()).isEqualTo(5);
             });
             assertThat(report.segments()).singleElement().satisfies(s -> {
