@@ -373,7 +373,7 @@ public final class JdbcRunner {
     private CenterUnavailableException connectFailure(String what, Exception e, String message) {
         if (RefusedLogin.isRefusedLogin(e)) {
             return new CenterLoginRefusedException("The database at " + location() + " refused the login of "
-                    + RefusedLogin.account(dataSource) + ", so idworker could not " + what
+                    + RefusedLogin.account(dataSource, url()) + ", so idworker could not " + what
                     + " (spring.datasource.username, spring.datasource.password): " + message, e);
         }
         return new CenterUnavailableException("Cannot reach the database at " + location() + " to " + what
@@ -401,18 +401,24 @@ public final class JdbcRunner {
      * messages; otherwise its class name.
      */
     public String location() {
+        String url = url();
+        return url != null ? StoreLocations.redact(url) : dataSource.getClass().getName();
+    }
+
+    /** The data source's JDBC URL as configured, credentials included: for no message. */
+    private @Nullable String url() {
         for (String getter : new String[] {"getJdbcUrl", "getUrl", "getURL"}) {
             try {
                 Method m = dataSource.getClass().getMethod(getter);
                 Object url = m.invoke(dataSource);
                 if (url != null) {
-                    return StoreLocations.redact(url.toString());
+                    return url.toString();
                 }
             } catch (ReflectiveOperationException | RuntimeException ignored) {
                 // not this kind of data source
             }
         }
-        return dataSource.getClass().getName();
+        return null;
     }
 
     /** Whether an insert failed on a unique key: SQLSTATE 23505, or MySQL's 23000 with error 1062 or 1586. */

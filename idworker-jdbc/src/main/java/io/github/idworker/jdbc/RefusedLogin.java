@@ -1,5 +1,6 @@
 package io.github.idworker.jdbc;
 
+import io.github.idworker.StoreLocations;
 import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
@@ -37,16 +38,23 @@ final class RefusedLogin {
         return false;
     }
 
-    /** {@code user 'app' (using password: YES)}; what the data source does not tell is left out. */
-    static String account(DataSource dataSource) {
+    /**
+     * {@code user 'app' (using password: YES)}; what the data source does not tell is left out. A password in
+     * {@code url} ({@code ?password=}, {@code ;PASSWORD=}, {@code //user:password@}) counts as one sent, as the
+     * driver sends it: the data source's own is then usually unset.
+     */
+    static String account(DataSource dataSource, @Nullable String url) {
         Object user = property(dataSource, "getUsername", "getUser");
         Object password = property(dataSource, "getPassword");
         String who = user != null && user != ABSENT ? "user '" + user + "'" : "the configured user";
-        if (password == ABSENT) {
+        // a URL that redaction changes holds a credential
+        boolean inUrl = url != null && !StoreLocations.redact(url).equals(url);
+        if (password == ABSENT && !inUrl) {
             return who;
         }
         // only whether one is set: the value is neither kept nor printed
-        return who + " (using password: " + (password != null && !password.toString().isEmpty() ? "YES" : "NO") + ")";
+        boolean set = inUrl || (password != null && password != ABSENT && !password.toString().isEmpty());
+        return who + " (using password: " + (set ? "YES" : "NO") + ")";
     }
 
     /** The first of {@code getters} the data source has, called; {@link #ABSENT} when it has none of them. */

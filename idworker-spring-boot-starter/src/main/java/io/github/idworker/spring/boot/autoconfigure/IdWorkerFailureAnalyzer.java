@@ -50,9 +50,25 @@ public class IdWorkerFailureAnalyzer extends AbstractFailureAnalyzer<IdWorkerExc
     /** Redacted once more here: a message of any source may quote a data source URL or a Redis URI. */
     private String description(Throwable rootFailure, IdWorkerException cause) {
         String bean = beanName(rootFailure);
-        String message = StoreLocations.redact(String.valueOf(cause.getMessage()));
+        String message = redacted(cause);
         return "idworker could not start" + ((bean != null) ? " bean '" + bean + "'" : "") + ":\n\n    " + message
                 + unitHints(message);
+    }
+
+    /**
+     * The message with credentials removed, but a configuration error's leading {@code property: } left out of the
+     * redaction: a property named for a secret ({@code idworker.client.secret: must be ...}) reads as an assignment
+     * of one, and its message's first word would be masked.
+     */
+    private static String redacted(IdWorkerException cause) {
+        String message = String.valueOf(cause.getMessage());
+        if (cause instanceof IdWorkerConfigurationException config) {
+            String prefix = config.getProperty() + ": ";
+            if (message.startsWith(prefix)) {
+                return prefix + StoreLocations.redact(message.substring(prefix.length()));
+            }
+        }
+        return StoreLocations.redact(message);
     }
 
     /** How Spring Boot read each duration the message names that was written without a unit. */
