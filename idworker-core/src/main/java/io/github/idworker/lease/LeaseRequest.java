@@ -91,6 +91,15 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
                 lossGuard, slot);
     }
 
+    /**
+     * The same request (owner token included) read at another moment of the worker's clock: for an attempt that
+     * repeats a borrow whose answer did not arrive.
+     */
+    public LeaseRequest withWorkerNow(long millis) {
+        return new LeaseRequest(namespace, slotCount, owner, ttl, millis, maxSkew, host, pid, layout, lossGuard,
+                preferredSlot);
+    }
+
     /** Whether this borrow may claim only {@link #preferredSlot()}. */
     public boolean hasPreferredSlot() {
         return preferredSlot != ANY_SLOT;

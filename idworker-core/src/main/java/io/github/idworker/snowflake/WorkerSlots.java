@@ -1,5 +1,6 @@
 package io.github.idworker.snowflake;
 
+import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
 import io.github.idworker.StoreLocations;
@@ -53,7 +54,7 @@ final class WorkerSlots {
         WorkerOptions options = worker.options;
         MillisClock clock = worker.clock;
         long ttl = options.leaseTtl().toMillis();
-        WorkerLease lease = claim(atStart ? options.preferredWorkerId() : null);
+        WorkerLease lease = claim(atStart ? options.preferredWorkerId() : null, atStart);
         // a floor lies at most the loss guard ahead of the centre's clock, and this clock within max-skew of it
         long maxWaitNanos = (options.lossGuard().toMillis() + options.maxSkew().toMillis() + 1_000) * 1_000_000L;
         long started = System.nanoTime();
@@ -96,18 +97,45 @@ final class WorkerSlots {
         return lease;
     }
 
+    /**
+     * One borrow; the worker's first one is tried again while the centre is unavailable, at most three attempts
+     * within one lease ttl: a client's first call after start (connecting, loading classes on a busy host) may
+     * outlast one operation timeout. Every attempt keeps the owner token, so a centre that committed an earlier
+     * attempt whose answer was lost recognises it as this borrow's (the ZooKeeper centre does); a claim it does not
+     * recognise is never issued under and its lease runs out unrenewed. Later borrows (switches) are not retried
+     * here: the lease keeper retries them.
+     */
+    private WorkerLease borrow(LeaseRequest request, boolean atStart) {
+        long ttlNanos = request.ttl().toNanos();
+        long started = System.nanoTime();
+        LeaseRequest attempt = request;
+        for (int tries = 1; ; tries++) {
+            try {
+                return worker.manager.borrow(attempt);
+            } catch (CenterUnavailableException e) {
+                if (!atStart || tries >= 3 || System.nanoTime() - started > ttlNanos) {
+                    throw e;
+                }
+                log.warn("idworker namespace '{}': first borrow of a worker id, attempt {} of 3, failed; trying again "
+                        + "with the same owner token: {}", request.namespace(), tries,
+                        StoreLocations.redact(e.toString()));
+                attempt = attempt.withWorkerNow(worker.clock.millis());
+            }
+        }
+    }
+
     /** Step 1: one borrow, of the preferred worker id when there is one. */
-    private WorkerLease claim(@Nullable WorkerIdPreference preferred) {
+    private WorkerLease claim(@Nullable WorkerIdPreference preferred, boolean atStart) {
         WorkerOptions options = worker.options;
         LeaseRequest request = new LeaseRequest(options.namespace(), worker.layout.workerCapacity(),
                 UUID.randomUUID().toString(), options.leaseTtl(), worker.clock.millis(), options.maxSkew(), HOST, PID,
                 worker.layout.pinned(), options.lossGuard());
         if (preferred == null) {
-            return worker.manager.borrow(request);
+            return borrow(request, atStart);
         }
         WorkerLease lease;
         try {
-            lease = worker.manager.borrow(request.withPreferredSlot(preferred.workerId()));
+            lease = borrow(request.withPreferredSlot(preferred.workerId()), atStart);
         } catch (WorkerIdTakenException taken) {
             if (preferred.whenTaken() == WhenTaken.FAIL) {
                 log.error("idworker namespace '{}' does not start: its preferred worker id {} ({}) is held by another "
@@ -115,7 +143,7 @@ final class WorkerSlots {
                         preferred.workerId(), preferred.origin(), holderOf(taken));
                 throw taken;
             }
-            WorkerLease any = worker.manager.borrow(request);
+            WorkerLease any = borrow(request, atStart);
             log.warn("idworker namespace '{}' took worker id {} instead of its preferred worker id {} ({}), which is "
                     + "held by another live worker{}; idworker.worker-id.when-taken=any", options.namespace(),
                     any.workerId(), preferred.workerId(), preferred.origin(), holderOf(taken));
