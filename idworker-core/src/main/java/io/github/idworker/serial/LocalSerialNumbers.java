@@ -65,7 +65,8 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
     private final Map<String, SerialRuleStats> stats = new ConcurrentHashMap<>();
 
     /** The generator of one (rule, period), serving the rule as it was read when the generator was made. */
-    private record PeriodGenerator(SerialRule rule, String period, SegmentIdGenerator generator) {
+    private record PeriodGenerator(SerialRule rule, String period, SegmentIdGenerator generator,
+                                   PeriodAllocator allocator) {
     }
 
     /**
@@ -136,12 +137,13 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             if (g != null && g.rule().equals(rule)) {
                 return g.generator();
             }
-            PeriodGenerator current = new PeriodGenerator(rule, period, new SegmentIdGenerator(
-                    new PeriodAllocator(store, rule, period), key, SegmentGeneratorOptions.builder()
+            PeriodAllocator allocator = new PeriodAllocator(store, rule, period);
+            PeriodGenerator current = new PeriodGenerator(rule, period, new SegmentIdGenerator(allocator, key,
+                    SegmentGeneratorOptions.builder()
                             .minStep(rule.minBatch())
                             .maxStep(rule.maxBatch())
                             .initialStep(rule.minBatch())
-                            .build()));
+                            .build()), allocator);
             generators.put(key, current);
             if (g != null) {
                 retire(g);
@@ -222,8 +224,12 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
                 earlier.add(g.generator().status());
             }
         }
-        SerialRuleStatus status = latest == null ? stats(name).status(STORE)
-                : stats(name).status(STORE, latest.period(), latest.generator().status(), earlier);
+        // the rule as last read gives max, so a max an operator raised counts at once; else the one served
+        SerialRule known = rules.cached(name).orElse(latest == null ? null : latest.rule());
+        long now = clock.millis();
+        SerialRuleStatus status = latest == null ? stats(name).status(STORE, known, now)
+                : stats(name).status(STORE, known, now, latest.allocator().reservedTo, latest.period(),
+                        latest.generator().status(), earlier);
         return status.refusedFor(rules.refusal(name));
     }
 
@@ -233,6 +239,11 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
         private final SerialStore store;
         private final SerialRule rule;
         private final String period;
+        /**
+         * The highest number of the period the store said was reserved, by any node, when this allocator last
+         * asked: the last number of its last range, or the rule's max once the store refused for it; -1 before.
+         */
+        volatile long reservedTo = -1;
 
         PeriodAllocator(SerialStore store, SerialRule rule, String period) {
             this.store = store;
@@ -246,11 +257,13 @@ public class LocalSerialNumbers implements SerialNumbers, AutoCloseable {
             try {
                 range = store.reserve(rule, period, step);
             } catch (SerialExhaustedException e) {
+                reservedTo = e.getMax();
                 throw new SegmentExhaustedException(bizTag, rule.max(), String.valueOf(e.getMessage()));
             } catch (SerialPeriodMovedBackException e) {
                 // a stale store fails waiting callers at once, as the generator treats every StaleSegmentException
                 throw new PeriodMovedBack(bizTag, e);
             }
+            reservedTo = range.last();
             return new Segment(bizTag, range.last(), (int) range.size());
         }
 

@@ -206,6 +206,15 @@ public final class SerialRules {
                 : Optional.of(io.github.idworker.StoreLocations.redact(String.valueOf(c.refused.getMessage())));
     }
 
+    /**
+     * Rule {@code name} as last read, refused or not, or empty when it was never read; reads memory only and starts
+     * no re-read, for operators' figures such as the rule's {@code max}.
+     */
+    public Optional<SerialRule> cached(String name) {
+        Cached c = name == null ? null : cache.get(name);
+        return c == null ? Optional.empty() : Optional.of(c.rule);
+    }
+
     /** The names of the rules read so far. */
     public Set<String> names() {
         return Set.copyOf(cache.keySet());

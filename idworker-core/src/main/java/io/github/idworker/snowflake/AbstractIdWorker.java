@@ -258,6 +258,11 @@ public abstract class AbstractIdWorker implements IdGenerator, AutoCloseable {
         return layout;
     }
 
+    /** The settings this worker was built with, among them the lease ttl and the heartbeat interval it renews at. */
+    public WorkerOptions options() {
+        return options;
+    }
+
     public String namespace() {
         return options.namespace();
     }

@@ -348,6 +348,45 @@ class LocalSerialNumbersTest {
         assertThat(nodes.get(0).next(rule.name())).as("the next day has numbers again").isEqualTo("ORD" + NEXT_DAY + "0001");
     }
 
+    /**
+     * The status tells operators how many numbers of the period are left before max: max minus the highest number
+     * the store reserved when this node last reserved, plus its own stock; unknown (-1) once the period turned and
+     * this node took nothing of the new one; none once the store refused for max.
+     */
+    @Test
+    void theStatusSaysHowManyNumbersOfThePeriodAreLeftBeforeMax() {
+        SerialRule rule = register(newRule(4).max(300).minBatch(100).maxBatch(100));
+        ManualClock clock = new ManualClock(MORNING);
+        LocalSerialNumbers a = node(clock, SerialRules.DEFAULT_REFRESH);
+        LocalSerialNumbers b = node(clock, SerialRules.DEFAULT_REFRESH);
+        a.next(rule.name()); // reserves 1..100, far below the 20 % at which the next range is loaded
+        assertThat(a.ruleStatus(rule.name())).hasValueSatisfying(s -> {
+            assertThat(s.start()).isEqualTo(1);
+            assertThat(s.max()).isEqualTo(300);
+            assertThat(s.stock()).isEqualTo(99);
+            assertThat(s.periodRemaining()).as("200 never reserved + 99 in memory").isEqualTo(299);
+        });
+        b.next(rule.name()); // reserves 101..200
+        assertThat(b.ruleStatus(rule.name()).orElseThrow().periodRemaining()).isEqualTo(199);
+        a.next(rule.name(), 5);
+        assertThat(a.ruleStatus(rule.name()).orElseThrow().periodRemaining()).as("as a saw it").isEqualTo(294);
+
+        clock.set(MIDNIGHT);
+        assertThat(a.ruleStatus(rule.name()).orElseThrow().periodRemaining()).as("nothing taken of the new day")
+                .isEqualTo(-1);
+        assertThat(a.next(rule.name())).isEqualTo("ORD" + NEXT_DAY + "0001");
+        assertThat(a.ruleStatus(rule.name()).orElseThrow().periodRemaining()).isEqualTo(299);
+        for (LocalSerialNumbers node : List.of(a, b)) {
+            assertThatThrownBy(() -> {
+                while (true) {
+                    node.next(rule.name());
+                }
+            }).isInstanceOf(SerialExhaustedException.class);
+            assertThat(node.ruleStatus(rule.name()).orElseThrow().periodRemaining()).as("the store refused for max")
+                    .isZero();
+        }
+    }
+
     @Test
     void aBatchIsIncreasingStringsOfOnePeriod() {
         SerialRule rule = register(newRule(6).minBatch(10).maxBatch(100));

@@ -192,7 +192,7 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         while (true) {
             Taken t = takeOnce(stock, count, now, deadline);
             if (t.status == Status.OK) {
-                stock.stats.issued(stock.period, count, t.left);
+                stock.stats.issued(stock.period, count, t.left, t.first + count - 1);
                 if (t.left <= rule.critical()) {
                     refiller.refillInBackground(stock, 1);
                 }
@@ -300,7 +300,11 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     }
 
     private SerialRuleStatus statusOf(String name) {
-        return stats.computeIfAbsent(name, SerialRuleStats::new).status(STORE).refusedFor(rules.refusal(name));
+        // the rule as last read gives max, so a max an operator raised counts at once; else the one served last
+        SerialStock last = lastStocks.get(name);
+        SerialRule known = rules.cached(name).orElse(last == null ? null : last.rule);
+        return stats.computeIfAbsent(name, SerialRuleStats::new).status(STORE, known, options.clock().millis())
+                .refusedFor(rules.refusal(name));
     }
 
     /** Stops background refills; later calls fail. The stocks stay in Redis for the other nodes. */

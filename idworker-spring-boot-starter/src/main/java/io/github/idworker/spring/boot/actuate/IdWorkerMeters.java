@@ -266,6 +266,14 @@ public class IdWorkerMeters implements AutoCloseable {
                 x -> x.status().waits());
         gauge("idworker.serial.stock", "Numbers left in the rule's stock as this node saw it last, -1 before the "
                 + "first hand-out", null, tags, r, x -> x.status().stock());
+        gauge("idworker.serial.period.remaining", "Numbers of the current period not yet taken, as this node last saw "
+                + "them, before the rule's max; -1 when this node has taken nothing in the current period", null, tags,
+                r, x -> x.status().periodRemaining());
+        gauge("idworker.serial.period.size", "Numbers in each period of the rule: max - start + 1; -1 before the rule "
+                + "was read", null, tags, r, x -> {
+                    SerialRuleStatus s = x.status();
+                    return s.max() < 0 ? -1 : s.max() - s.start() + 1;
+                });
     }
 
     private void bindPool(PoolReader p) {
@@ -297,7 +305,8 @@ public class IdWorkerMeters implements AutoCloseable {
     private record RuleReader(SerialNumbers serials, String rule) {
         SerialRuleStatus status() {
             return serials.ruleStatus(rule)
-                    .orElseGet(() -> new SerialRuleStatus(rule, "", null, -1, 0, 0, 0, 0, 0, false, null, null));
+                    .orElseGet(() -> new SerialRuleStatus(rule, "", null, -1, -1, -1, -1, 0, 0, 0, 0, 0, false,
+                            null, null));
         }
     }
 

@@ -30,6 +30,9 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param floor the lease's floor: issues only timestamps above it
      * @param highWater the lease's stored high-water: issues only timestamps up to it
      * @param millisToHighWater how long the worker can issue if its centre stops answering now; negative when fenced
+ * @param leaseTtlMillis the lease ttl ({@code idworker.lease.ttl}): a renewal moves the high-water to about this
+ *        far ahead of the worker's clock
+ * @param heartbeatMillis how often the worker renews ({@code idworker.lease.heartbeat-interval}, ttl / 3 by default)
      * @param endOfLife the last instant the worker's layout can encode ({@code idworker.snowflake.epoch} plus
      *        {@code 2^timestamp-bits - 1} milliseconds): after it no identifier can be issued in this namespace
      * @param holder this host and process id
@@ -40,7 +43,7 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      */
     public record Worker(String bean, String mode, String namespace, String state, @Nullable Integer workerId,
                          @Nullable String floor, @Nullable String highWater, @Nullable Long millisToHighWater,
-                         String endOfLife, String holder, long leaseSwitches, long fenceTrips, long issued,
+                         long leaseTtlMillis, long heartbeatMillis, String endOfLife, String holder, long leaseSwitches, long fenceTrips, long issued,
                          @Nullable String lastRenewalFailure) {
     }
 
@@ -110,6 +113,11 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param store {@code local} or {@code redis}
      * @param period the period of the last hand-out, or {@code null}
      * @param stock numbers left as this node saw them last, -1 before the first hand-out
+ * @param start the rule's first number of every period, -1 before this node read the rule
+ * @param max the rule's last number of every period: nothing is issued past it; -1 before this node read the rule
+ * @param periodRemaining numbers of the current period not yet taken, as this node last saw them ({@code max} minus
+ *        the last number taken, or for {@code local} minus the highest number reserved, plus this node's stock); -1
+ *        when this node has taken nothing in the period its clock shows now
      * @param issued serials this node handed out
      * @param refills refills made available by this node
      * @param refillMillis time they took, in all
@@ -119,8 +127,8 @@ public record IdWorkerReport(List<Worker> workers, List<SegmentTag> segments, Li
      * @param lastFailure the last failure, or {@code null}
      * @param lastFailureAt when it happened, or {@code null}
      */
-    public record SerialRule(String rule, String bean, String store, @Nullable String period, long stock, long issued,
-                             long refills, long refillMillis, long lastRefillSize, long waits, boolean failing,
+    public record SerialRule(String rule, String bean, String store, @Nullable String period, long stock, long start,
+                             long max, long periodRemaining, long issued, long refills, long refillMillis, long lastRefillSize, long waits, boolean failing,
                              @Nullable String lastFailure, @Nullable String lastFailureAt) {
     }
 

@@ -52,7 +52,8 @@ public class IdWorkerReporter {
                     lease == null ? null : lease.workerId(),
                     lease == null ? null : Instant.ofEpochMilli(lease.floorMillis()).toString(),
                     lease == null ? null : Instant.ofEpochMilli(lease.highWaterMillis()).toString(),
-                    lease == null ? null : s.millisToHighWater(), w.layout().endOfLife().toString(), w.holder(), s.leaseSwitches(), s.fenceTrips(),
+                    lease == null ? null : s.millisToHighWater(), w.options().leaseTtl().toMillis(),
+                    w.options().heartbeatInterval().toMillis(), w.layout().endOfLife().toString(), w.holder(), s.leaseSwitches(), s.fenceTrips(),
                     w.issuedCount(), PublishedFailures.publishRenewal("worker " + e.getKey(), s.lastRenewalFailure())));
         }
         return out;
@@ -106,7 +107,7 @@ public class IdWorkerReporter {
         for (Map.Entry<String, SerialNumbers> e : sources.serials().entrySet()) {
             for (SerialRuleStatus s : e.getValue().ruleStatuses()) {
                 out.add(new IdWorkerReport.SerialRule(s.rule(), e.getKey(), s.store(), s.period(), s.stock(),
-                        s.issued(), s.refills(), millis(s.refillNanos()), s.lastRefillSize(), s.waits(), s.failing(),
+                        s.start(), s.max(), s.periodRemaining(), s.issued(), s.refills(), millis(s.refillNanos()), s.lastRefillSize(), s.waits(), s.failing(),
                         PublishedFailures.publish("serial rule " + s.rule(), s.lastFailure(), s.lastFailureAt()),
                         text(s.lastFailureAt())));
             }

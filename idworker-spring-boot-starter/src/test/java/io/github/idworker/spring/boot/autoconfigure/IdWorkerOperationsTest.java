@@ -172,6 +172,11 @@ class IdWorkerOperationsTest {
             assertThat(registry.get("idworker.sequence.installed.ahead").tag("tag", sequenceTag).functionCounter()
                     .count()).isZero();
             assertThat(registry.get("idworker.serial.stock").tag("rule", rule).gauge().value()).isPositive();
+            // width 8, no reset: numbers 1 to 99 999 999 in one period, the first of which was taken
+            assertThat(registry.get("idworker.serial.period.size").tag("rule", rule).gauge().value())
+                    .isEqualTo(99_999_999);
+            assertThat(registry.get("idworker.serial.period.remaining").tag("rule", rule).gauge().value())
+                    .isEqualTo(99_999_998);
             assertThat(registry.get("idworker.pool.level").tag("entity", entity).gauge().value()).isPositive();
             assertThat(registry.get("idworker.pool.refusals").tags("entity", entity, "reason", "empty")
                     .functionCounter().count()).isZero();
@@ -181,6 +186,8 @@ class IdWorkerOperationsTest {
             assertThat(issued(registry, "segment", segmentTag)).isEqualTo(6);
             assertThat(issued(registry, "sequence", sequenceTag)).isEqualTo(4);
             assertThat(issued(registry, "serial", rule)).isEqualTo(2);
+            assertThat(registry.get("idworker.serial.period.remaining").tag("rule", rule).gauge().value())
+                    .isEqualTo(99_999_997);
             assertThat(issued(registry, "pool", entity)).isEqualTo(8);
         });
     }
@@ -199,6 +206,9 @@ class IdWorkerOperationsTest {
                 assertThat(w.state()).isEqualTo("issuing");
                 assertThat(w.workerId()).isEqualTo(worker.currentLease().workerId());
                 assertThat(w.millisToHighWater()).isPositive();
+                // TestNames.SHORT_DB_LEASE: idworker.lease.ttl=2002ms, heartbeat-interval=1001ms
+                assertThat(w.leaseTtlMillis()).isEqualTo(2002);
+                assertThat(w.heartbeatMillis()).isEqualTo(1001);
                 // the layout's last instant, for a status page's end-of-life warning: epoch + 2^bits - 1 ms
                 assertThat(w.endOfLife()).isEqualTo(worker.layout().epoch()
                         .plusMillis((1L << worker.layout().timestampBits()) - 1).toString());
@@ -224,6 +234,9 @@ class IdWorkerOperationsTest {
                 assertThat(r.rule()).isEqualTo(rule);
                 assertThat(r.store()).isEqualTo("redis");
                 assertThat(r.stock()).isPositive();
+                assertThat(r.start()).isEqualTo(1);
+                assertThat(r.max()).isEqualTo(99_999_999);
+                assertThat(r.periodRemaining()).as("max minus the one number taken").isEqualTo(99_999_998);
                 assertThat(r.issued()).isEqualTo(1);
             });
             assertThat(report.pools()).singleElement().satisfies(p -> {
