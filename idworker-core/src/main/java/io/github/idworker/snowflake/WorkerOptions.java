@@ -232,20 +232,22 @@ public final class WorkerOptions {
             }
             positive(leaseTtl, "idworker.lease.ttl");
             if (leaseTtl.toMillis() < 100) {
-                throw new IdWorkerConfigurationException("idworker.lease.ttl", "must be at least 100ms, was " + leaseTtl);
+                throw new IdWorkerConfigurationException("idworker.lease.ttl",
+                        "must be at least 100ms, was " + text(leaseTtl));
             }
             if (heartbeatInterval != null) {
                 positive(heartbeatInterval, "idworker.lease.heartbeat-interval");
                 if (heartbeatInterval.compareTo(leaseTtl.dividedBy(2)) > 0) {
                     throw new IdWorkerConfigurationException("idworker.lease.heartbeat-interval",
                             "must be at most half of idworker.lease.ttl (" + leaseTtl + ") so a renewal can fail once "
-                                    + "and still succeed before the lease ends, was " + heartbeatInterval);
+                                    + "and still succeed before the lease ends, was " + text(heartbeatInterval));
                 }
             }
             notNegative(maxBackward, "idworker.snowflake.max-backward");
             if (maxBackward.compareTo(Duration.ofSeconds(1)) > 0) {
                 throw new IdWorkerConfigurationException("idworker.snowflake.max-backward",
-                        "must be at most 1s (longer steps move the worker to another worker id), was " + maxBackward);
+                        "must be at most 1s (longer steps move the worker to another worker id), was "
+                                + text(maxBackward));
             }
             notNegative(maxSkew, "idworker.lease.max-skew");
             positive(lossGuard, "idworker.lease.loss-guard");
@@ -279,14 +281,23 @@ public final class WorkerOptions {
 
         private static void positive(Duration d, String property) {
             if (d == null || d.isNegative() || d.isZero()) {
-                throw new IdWorkerConfigurationException(property, "must be a positive duration, was " + d);
+                throw new IdWorkerConfigurationException(property, "must be a positive duration, was " + text(d));
             }
         }
 
         private static void notNegative(Duration d, String property) {
             if (d == null || d.isNegative()) {
-                throw new IdWorkerConfigurationException(property, "must be zero or positive, was " + d);
+                throw new IdWorkerConfigurationException(property, "must be zero or positive, was " + text(d));
             }
         }
+    }
+
+    /** A duration as the properties are written ({@code 15ms}, {@code 30s}), not ISO-8601's {@code PT0.015S}. */
+    static String text(Duration d) {
+        if (d.toNanos() % 1_000_000 != 0) {
+            return d.toString();
+        }
+        long ms = d.toMillis();
+        return ms != 0 && ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 }

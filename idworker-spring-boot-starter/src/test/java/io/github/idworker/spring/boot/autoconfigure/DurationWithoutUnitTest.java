@@ -54,7 +54,7 @@ class DurationWithoutUnitTest {
 
     @Test
     void aTtlWithoutAUnitFailsSayingItWasReadAsMilliseconds() {
-        assertThat(analysisWithTtl("15").getDescription()).contains("idworker.lease.ttl: must be at least 100ms")
+        assertThat(analysisWithTtl("15").getDescription()).contains("idworker.lease.ttl: must be at least 100ms, was 15ms")
                 .endsWith("\n\n    idworker.lease.ttl=15 was read as 15 ms (a number without a unit is "
                         + "milliseconds); write 15ms to keep it, or 15s for seconds");
     }
