@@ -56,9 +56,11 @@ import java.util.function.Supplier;
  *       {@link WorkerIdExhaustedException}.</li>
  *   <li>Claim a row with one conditional {@code UPDATE} that also matches the high-water read in step 3; one row
  *       updated means it is ours and that high-water is the floor. Claim a fresh slot id by moving
- *       {@code slots_created} past it with a compare-and-set and inserting its row (floor: the record's
- *       {@code created_at} + guard, so the first borrows of a namespace wait about the loss guard) in the
- *       same transaction, so no borrower sees the counter past an id whose row is not there yet; a lost
+ *       {@code slots_created} past it with a compare-and-set that also matches the record's {@code created_at} as
+ *       read, and inserting its row (floor: that {@code created_at} + guard, so the first borrows of a namespace
+ *       wait about the loss guard; the floor is the record's as it stands in the claim's transaction, and a record
+ *       deleted and written again meanwhile claims nothing, as a lost race) in the same transaction, so no
+ *       borrower sees the counter past an id whose row is not there yet; a lost
  *       compare-and-set retries with the counter's new value. Every claim stores the first high-water
  *       ({@link LeaseRequest#firstHighWater(long)}).</li>
  *   <li>A lost race moves on to the next candidate, and a round that lost them all reads again.</li>
@@ -135,7 +137,7 @@ public class MyBatisSequenceManager implements ISequenceManager {
                 // a record written after the namespace was lost whole, while a worker held a slot, looks new: a
                 // fresh id starts above anything such a holder can have stored (its clock + ttl, within max-skew)
                 WorkerLease lease = candidate.fresh()
-                        ? claimFreshSlot(request, candidate.slot(), record.getCreatedAt() + guard)
+                        ? claimFreshSlot(request, candidate.slot(), record.getCreatedAt(), guard)
                         : claimRow(request, candidate);
                 if (lease != null) {
                     return lease;
@@ -236,15 +238,21 @@ public class MyBatisSequenceManager implements ISequenceManager {
         return updated == 1 ? WorkerLease.of(r, c.slot(), c.highWater(), highWater, "") : null;
     }
 
-    /** Claims slot id {@code slot} or, when another borrower took it first, the next fresh one still free. */
-    private @Nullable WorkerLease claimFreshSlot(LeaseRequest r, int slot, long floor) {
+    /**
+     * Claims slot id {@code slot} or, when another borrower took it first, the next fresh one still free, with the
+     * floor {@code createdAt + guard} of the record as read; every compare-and-set of the counter also matches that
+     * {@code createdAt}, so the floor is the record's as it stands in the claim's transaction. A record written
+     * again meanwhile (the namespace lost whole and recreated) claims nothing: the round reads again.
+     */
+    private @Nullable WorkerLease claimFreshSlot(LeaseRequest r, int slot, long createdAt, long guard) {
+        long floor = createdAt + guard;
         long highWater = r.firstHighWater(floor);
         int next = slot;
         while (next < r.slotCount()) {
             int candidate = next;
             try {
                 Boolean taken = call("claim a new worker id", () -> {
-                    if (mapper.takeSlotId(r.namespace(), candidate) != 1) {
+                    if (mapper.takeSlotId(r.namespace(), candidate, createdAt) != 1) {
                         return false;
                     }
                     mapper.insert(now, r.namespace(), candidate, r.owner(), r.ttl().toMillis(), highWater, host(r),
@@ -256,11 +264,12 @@ public class MyBatisSequenceManager implements ISequenceManager {
                 }
             } catch (DuplicateKeyException e) {
                 // a row the counter had not reached, written by hand: step over its id, it is a row like any other
-                call("step over worker id " + candidate, () -> mapper.takeSlotId(r.namespace(), candidate));
+                call("step over worker id " + candidate,
+                        () -> mapper.takeSlotId(r.namespace(), candidate, createdAt));
                 return null;
             }
             WorkerSlotMapper.NamespaceRow record = call("read namespace", () -> mapper.findNamespace(r.namespace()));
-            if (record == null || record.getSlotsCreated() <= candidate) {
+            if (record == null || record.getCreatedAt() != createdAt || record.getSlotsCreated() <= candidate) {
                 return null;
             }
             next = record.getSlotsCreated();

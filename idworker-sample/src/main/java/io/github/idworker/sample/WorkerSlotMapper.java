@@ -128,14 +128,16 @@ public interface WorkerSlotMapper {
 
     /**
      * Takes slot id {@code expected} for a new row by moving the counter past it, only if no other borrower
-     * moved it first.
+     * moved it first and the record is still the one written at {@code createdAt}: a record deleted and written
+     * again (the namespace lost and recreated) is newer, and a floor taken from the old one would be too low.
      */
     @Update("""
             UPDATE idworker_worker_slot_ns SET slots_created = slots_created + 1
-            WHERE ns = #{ns} AND slots_created = #{expected}
+            WHERE ns = #{ns} AND slots_created = #{expected} AND created_at = #{createdAt}
             """)
     @Options(timeout = TIMEOUT_SECONDS)
-    int takeSlotId(@Param("ns") String namespace, @Param("expected") int expected);
+    int takeSlotId(@Param("ns") String namespace, @Param("expected") int expected,
+                   @Param("createdAt") long createdAt);
 
     @Select("""
             SELECT slot_id AS slotId, high_water AS highWater,

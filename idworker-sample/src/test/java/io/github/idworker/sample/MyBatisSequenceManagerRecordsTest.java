@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +26,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -248,6 +255,68 @@ class MyBatisSequenceManagerRecordsTest {
             assertThat(taken).hasSize(slots);
         } finally {
             borrowers.shutdownNow();
+        }
+    }
+
+    /**
+     * A borrower paused just before its fresh claim's compare-and-set while the namespace is lost whole and written
+     * again, and the new generation's count reaches the one it read: its floor must come from the record as it
+     * stands, not from the old one (ten minutes back), which lies below the high-water of a holder of the lost
+     * generation.
+     */
+    @Test
+    void aFreshClaimAcrossARecreatedNamespaceStartsAboveTheLostGenerationsHolders() throws Exception {
+        store.createAgedNamespace(ns, 4, request(4).layout(), TTL, SKEW);
+        ISequenceManager manager = store.newManager();
+        manager.borrow(request(4));
+        manager.borrow(request(4));
+        CountDownLatch reached = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        DataSource real = store.dataSource();
+        DataSource pausing = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (p, method, args) -> {
+                    Object result = invoke(method, real, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                            (p2, m2, a2) -> {
+                                if (m2.getName().equals("prepareStatement")
+                                        && ((String) a2[0]).contains("slots_created = slots_created + 1")
+                                        && reached.getCount() > 0) {
+                                    reached.countDown();
+                                    go.await(30, TimeUnit.SECONDS);
+                                }
+                                return invoke(m2, result, a2);
+                            });
+                });
+        ISequenceManager paused = store.newManager(pausing);
+        CompletableFuture<WorkerLease> claim = CompletableFuture.supplyAsync(() -> paused.borrow(request(4)));
+        WorkerLease holder;
+        try {
+            assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+            // the old generation hands slot id 2 out after the paused round read the count 2
+            holder = manager.borrow(request(4));
+            assertThat(holder.workerId()).isEqualTo(2);
+            store.deleteNamespace(ns);
+            for (int i = 0; i < 2; i++) {
+                store.newManager().borrow(request(4));
+            }
+        } finally {
+            go.countDown();
+        }
+        WorkerLease claimed = claim.get(30, TimeUnit.SECONDS);
+        assertThat(claimed.workerId()).isEqualTo(2);
+        assertThat(claimed.floorMillis())
+                .as("floor of worker id 2 claimed across the recreated namespace vs its old holder's high-water")
+                .isGreaterThan(holder.highWaterMillis());
+    }
+
+    private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 }

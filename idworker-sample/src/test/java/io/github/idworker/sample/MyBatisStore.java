@@ -14,6 +14,7 @@ import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -94,12 +95,17 @@ final class MyBatisStore implements SequenceManagerStore {
 
     @Override
     public ISequenceManager newManager() {
+        return newManager(dataSource);
+    }
+
+    /** A centre over {@code through}, a data source in front of this store's (one that pauses a statement). */
+    ISequenceManager newManager(DataSource through) {
         Configuration configuration = new Configuration(
-                new Environment("contract", new SpringManagedTransactionFactory(), dataSource));
+                new Environment("contract", new SpringManagedTransactionFactory(), through));
         configuration.addMapper(WorkerSlotMapper.class);
         SqlSessionFactory factory = new SqlSessionFactoryBuilder().build(configuration);
         WorkerSlotMapper mapper = new SqlSessionTemplate(factory).getMapper(WorkerSlotMapper.class);
-        return new MyBatisSequenceManager(mapper, dataSource, dialect);
+        return new MyBatisSequenceManager(mapper, through, dialect);
     }
 
     @Override

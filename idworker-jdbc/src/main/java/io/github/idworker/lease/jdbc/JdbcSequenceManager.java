@@ -54,20 +54,25 @@ import java.util.BitSet;
  *       the namespace, the slots and the floor. Read again.</li>
  *   <li>Claim, in this order: claimable rows whose high-water is below the borrower's clock (lowest slot first);
  *       then a fresh slot id; then the other claimable rows by ascending high-water. Only slot ids below the
- *       slot count. A row is claimed with one conditional {@code UPDATE … WHERE ns = ? AND slot_id = ? AND
- *       high_water = ? AND (owner_token IS NULL OR expires_at < now)}; one row updated means it is ours and the
- *       high-water it matched is the floor; for a row never claimed ({@code started_at} empty) whose high-water is
- *       at or after {@code created_at} (an id skipped below a preferred one, or a repaired row), at least the fresh
- *       floor below with the claimer's guard. A fresh id is claimed in one transaction: {@code UPDATE <table>_ns
- *       SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < slotCount} (the row lock queues
- *       concurrent claimers), read back {@code slots_created}, and insert the row of id {@code slots_created − 1}
- *       with floor {@code created_at + guard}: the record's creation time by the database clock plus the loss
- *       guard, since a record written after the namespace was lost whole (both tables' rows deleted) looks new,
- *       while a holder of the lost generation may still issue up to its high-water. Only the first borrows of a
- *       namespace wait for it (about the loss guard, as on Redis and ZooKeeper). Counter and row commit together, so no reader ever sees the count without the row. A
- *       duplicate key there means a row already exists at that id (written by an older idworker during a rolling
- *       upgrade, or by hand): roll back, count the id as created, and read again. Each claim stores the first
- *       high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
+ *       slot count. Every floor is taken from the namespace record as it stands inside the claim's transaction:
+ *       each claim first checks, under the record's row lock, that its {@code created_at} is still the one read in
+ *       step 1, and otherwise claims nothing and reads again (the namespace was lost whole and recreated meanwhile:
+ *       a floor from the old record would lie below what a holder of the lost generation still issues). A row is
+ *       claimed in one transaction: {@code SELECT created_at FROM <table>_ns WHERE ns = ? FOR UPDATE}, compared,
+ *       then one conditional {@code UPDATE … WHERE ns = ? AND slot_id = ? AND high_water = ? AND (owner_token IS
+ *       NULL OR expires_at < now)}; one row updated means it is ours and the high-water it matched is the floor; for
+ *       a row never claimed ({@code started_at} empty) whose high-water is at or after {@code created_at} (an id
+ *       skipped below a preferred one, or a repaired row), at least the fresh floor below with the claimer's guard.
+ *       A fresh id is claimed in one transaction: {@code UPDATE <table>_ns SET slots_created = slots_created + 1
+ *       WHERE ns = ? AND slots_created < slotCount AND created_at = ?} (the row lock queues concurrent claimers),
+ *       read back {@code slots_created}, and insert the row of id {@code slots_created − 1} with floor
+ *       {@code created_at + guard}: the record's creation time by the database clock plus the loss guard, since a
+ *       record written after the namespace was lost whole (both tables' rows deleted) looks new, while a holder of
+ *       the lost generation may still issue up to its high-water. Only the first borrows of a namespace wait for it
+ *       (about the loss guard, as on Redis and ZooKeeper). Counter and row commit together, so no reader ever sees
+ *       the count without the row. A duplicate key there means a row already exists at that id (written by an
+ *       older idworker during a rolling upgrade, or by hand): roll back, count the id as created, and read again.
+ *       Each claim stores the first high-water ({@link LeaseRequest#firstHighWater(long)}) in the same statement.</li>
  *   <li>A lost race moves on to the next candidate; no claimable row and no fresh id left:
  *       {@link WorkerIdExhaustedException}.</li>
  *   <li>A borrow of a preferred slot ({@link LeaseRequest#preferredSlot()}) claims that slot only, by the same

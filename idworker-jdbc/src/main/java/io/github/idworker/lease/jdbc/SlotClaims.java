@@ -21,9 +21,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * Claims one slot of a namespace whose record and rows are whole, for {@link JdbcSequenceManager#borrow}. It
- * guarantees that a claim succeeds for one borrower only, each with one conditional statement or one transaction
- * judged by the database's clock, and that the first high-water of a claimed slot lies above its floor (below).
- * Steps, in this order:
+ * guarantees that a claim succeeds for one borrower only, each with one transaction judged by the database's clock,
+ * and that the first high-water of a claimed slot lies above its floor (below), a floor taken from the namespace
+ * record as it stands inside the claim's transaction. Steps, in this order:
  * <ol>
  *   <li>Claimable rows whose floor is below the borrower's clock, lowest slot first. A row's floor is its stored
  *       high-water; for a row never claimed whose high-water was written as a floor since the record exists (an id
@@ -34,16 +34,25 @@ import java.util.function.ToLongFunction;
  * </ol>
  * A lost race moves on to the next candidate; none left at all is {@link WorkerIdExhaustedException}.
  *
+ * <p>Every floor comes from the record the round read ({@code created_at} + guard), and the namespace may have been
+ * lost whole (record and rows deleted) and recreated by another borrower since: its new record is newer, so a floor
+ * from the old one may lie below what a holder of the lost generation still issues. So each claim's transaction
+ * first checks, under the record's row lock, that the record still has the {@code created_at} read (the identity
+ * of a record: a recreated one gets the clock of its insert): a fresh claim's count {@code UPDATE} matches it in
+ * its {@code WHERE}, a row claim locks the record ({@code SELECT … FOR UPDATE}, record before slot row as every
+ * claim) and compares it. Another {@code created_at} claims nothing and the round reads again.
+ *
  * <p>A borrow of a preferred slot ({@link LeaseRequest#hasPreferredSlot()}) has one candidate only:
  * <ol>
  *   <li>A slot id below {@code slots_created}: its row, claimed by the same conditional {@code UPDATE} as above if
  *       it is claimable; a row held by a live lease is {@link WorkerIdTakenException} (with who holds it).</li>
  *   <li>A slot id {@code p} at or above {@code slots_created}: one transaction raises the count from the value read
- *       to {@code p + 1} ({@code UPDATE … WHERE slots_created = ?}: one raiser wins), inserts the ids between free
- *       with the fresh floor (as if never used: a fresh claim would give them that floor too, and they are never
- *       taken for lost), and inserts row {@code p} claimed. Whoever claims such a row later gets at least the fresh
- *       floor of its own loss guard, which may have grown since ({@link Row#floor}). Rows found already at those ids (an older idworker's,
- *       or written by hand) are counted instead, as for a fresh claim, and the round starts again.</li>
+ *       to {@code p + 1} ({@code UPDATE … WHERE slots_created = ? AND created_at = ?}: one raiser wins, on the
+ *       record read), inserts the ids between free with the fresh floor (as if never used: a fresh claim would give
+ *       them that floor too, and they are never taken for lost), and inserts row {@code p} claimed. Whoever claims
+ *       such a row later gets at least the fresh floor of its own loss guard, which may have grown since
+ *       ({@link Row#floor}). Rows found already at those ids (an older idworker's, or written by hand) are counted
+ *       instead, as for a fresh claim, and the round starts again.</li>
  *   <li>A lost race starts the round again; the next round finds the slot held.</li>
  * </ol>
  *
@@ -79,12 +88,12 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
         }
         past.sort(Comparator.comparingInt(Row::slot));
         future.sort(Comparator.comparingLong(floors).thenComparingInt(Row::slot));
-        WorkerLease lease = claimFirst(request, past, floors);
+        WorkerLease lease = claimFirst(request, record, past, floors);
         if (lease == null && freshLeft) {
-            lease = claimFresh(request, fresh);
+            lease = claimFresh(request, record, fresh);
         }
         if (lease == null) {
-            lease = claimFirst(request, future, floors);
+            lease = claimFirst(request, record, future, floors);
         }
         return lease;
     }
@@ -99,7 +108,7 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                     if (!row.claimable()) {
                         throw new WorkerIdTakenException(r.namespace(), slot, holderOf(r.namespace(), slot));
                     }
-                    return claimRow(r, row, row.floor(record.createdMillis(), freshFloor(record, guardMillis)));
+                    return claimRow(r, record, row, row.floor(record.createdMillis(), freshFloor(record, guardMillis)));
                 }
             }
             // counted but without a row: the borrow repairs lost rows before it claims, so a delete came between
@@ -117,17 +126,20 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
             countExistingRows(r.namespace(), created, beyond + 1);
             return null;
         }
-        return claimFreshAt(r, created, freshFloor(record, guardMillis));
+        return claimFreshAt(r, record, freshFloor(record, guardMillis));
     }
 
     /**
-     * One transaction: raise the count from {@code created} to the preferred id + 1, insert the ids between free with
-     * {@code floor}, and the preferred id claimed.
+     * One transaction: raise the count from the value {@code record} holds to the preferred id + 1, insert the ids
+     * between free with {@code floor}, and the preferred id claimed. The count {@code UPDATE} matches only the record
+     * as read ({@code created_at} too), so {@code floor} is that of the record as it stands in the transaction.
      */
-    private @Nullable WorkerLease claimFreshAt(LeaseRequest r, int created, long floor) {
+    private @Nullable WorkerLease claimFreshAt(LeaseRequest r, Record record, long floor) {
         int slot = r.preferredSlot();
+        int created = record.slotsCreated();
         long highWater = r.firstHighWater(floor);
-        String count = "UPDATE " + nsTable + " SET slots_created = ? WHERE ns = ? AND slots_created = ?";
+        String count = "UPDATE " + nsTable + " SET slots_created = ? WHERE ns = ? AND slots_created = ?"
+                + " AND created_at = ?";
         String insertFree = "INSERT INTO " + table + " (ns, slot_id, owner_token, expires_at, high_water) "
                 + "VALUES (?, ?, NULL, 0, ?)";
         boolean claimed = jdbc.inTransaction("claim worker id " + slot, s -> {
@@ -135,6 +147,7 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
                 ps.setInt(1, slot + 1);
                 ps.setString(2, r.namespace());
                 ps.setInt(3, created);
+                ps.setLong(4, record.createdMillis());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }
@@ -200,9 +213,10 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
         return holder;
     }
 
-    private @Nullable WorkerLease claimFirst(LeaseRequest r, List<Row> rows, ToLongFunction<Row> floors) {
+    private @Nullable WorkerLease claimFirst(LeaseRequest r, Record record, List<Row> rows,
+                                            ToLongFunction<Row> floors) {
         for (Row row : rows) {
-            WorkerLease lease = claimRow(r, row, floors.applyAsLong(row));
+            WorkerLease lease = claimRow(r, record, row, floors.applyAsLong(row));
             if (lease != null) {
                 return lease;
             }
@@ -211,17 +225,22 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
     }
 
     /**
-     * One conditional {@code UPDATE}: one row updated means it is ours, still as read, and {@code floor} (its
-     * {@link Row#floor}: the high-water it matched, or more) is the lease's floor. The first high-water is stored in
-     * the same statement.
+     * One transaction: lock the namespace record and check it is still {@code record} (its {@code created_at}), then
+     * one conditional {@code UPDATE}: one row updated means it is ours, still as read, and {@code floor} (its
+     * {@link Row#floor}: the high-water it matched, or more, which depends on {@code created_at}) is the lease's
+     * floor. The first high-water is stored in the same statement. A record deleted and written again since the
+     * round read it (the namespace lost and recreated) makes the claim {@code null}: the round reads again.
      */
-    private @Nullable WorkerLease claimRow(LeaseRequest r, Row row, long floor) {
+    private @Nullable WorkerLease claimRow(LeaseRequest r, Record record, Row row, long floor) {
         long highWater = r.firstHighWater(floor);
         String now = jdbc.dialect().nowMillis();
         String sql = "UPDATE " + table + " SET owner_token = ?, expires_at = " + now + " + ?, high_water = ?,"
                 + " host_name = ?, pid = ?, started_at = ? WHERE ns = ? AND slot_id = ? AND high_water = ?"
                 + " AND (owner_token IS NULL OR expires_at < " + now + ")";
-        int updated = jdbc.run("claim worker id " + row.slot(), s -> {
+        int updated = jdbc.inTransaction("claim worker id " + row.slot(), s -> {
+            if (!lockRecordAsRead(s, r.namespace(), record)) {
+                return 0;
+            }
             try (PreparedStatement ps = s.prepare(sql)) {
                 ps.setString(1, r.owner());
                 ps.setLong(2, r.ttl().toMillis());
@@ -236,6 +255,22 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
             }
         });
         return updated == 1 ? WorkerLease.of(r, row.slot(), floor, highWater, "") : null;
+    }
+
+    /**
+     * Locks the namespace record for the rest of the transaction ({@code FOR UPDATE}: the order every claim takes,
+     * record before slot rows) and tells whether it is still the one the round read: its {@code created_at}, a
+     * {@code BIGINT} of the database clock read as the round read it, is the record's identity, since a record
+     * deleted and written again gets the clock of its new insert.
+     */
+    private boolean lockRecordAsRead(JdbcRunner.Session s, String ns, Record record) throws SQLException {
+        String sql = "SELECT created_at FROM " + nsTable + " WHERE ns = ? FOR UPDATE";
+        try (PreparedStatement ps = s.prepare(sql)) {
+            ps.setString(1, ns);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) == record.createdMillis();
+            }
+        }
     }
 
     /** What the transaction claiming a fresh slot id found. */
@@ -255,18 +290,22 @@ record SlotClaims(JdbcRunner jdbc, String table, String nsTable) {
 
     /**
      * One transaction: count the id in the record (its row lock queues concurrent claimers), read the count back,
-     * and insert the row of the new id, so no reader ever sees the count without the row. A duplicate key means a
-     * row exists at that id already (an older idworker's, or one written by hand): roll back and count the id as
-     * created, so the next claim moves past it.
+     * and insert the row of the new id, so no reader ever sees the count without the row. The count {@code UPDATE}
+     * matches only {@code record} as the round read it ({@code created_at}): {@code floor} came from it, and a record
+     * deleted and written again meanwhile (the namespace lost whole and recreated) is newer, so the claim returns
+     * {@code null} and the round reads again. A duplicate key means a row exists at that id already (an older
+     * idworker's, or one written by hand): roll back and count the id as created, so the next claim moves past it.
      */
-    private @Nullable WorkerLease claimFresh(LeaseRequest r, long floor) {
+    private @Nullable WorkerLease claimFresh(LeaseRequest r, Record record, long floor) {
         long highWater = r.firstHighWater(floor);
-        String count = "UPDATE " + nsTable + " SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < ?";
+        String count = "UPDATE " + nsTable + " SET slots_created = slots_created + 1 WHERE ns = ? AND slots_created < ?"
+                + " AND created_at = ?";
         String readCount = "SELECT slots_created FROM " + nsTable + " WHERE ns = ?";
         Fresh fresh = jdbc.inTransaction("claim a new worker id", s -> {
             try (PreparedStatement ps = s.prepare(count)) {
                 ps.setString(1, r.namespace());
                 ps.setInt(2, r.slotCount());
+                ps.setLong(3, record.createdMillis());
                 if (ps.executeUpdate() != 1) {
                     return Fresh.NONE_LEFT;
                 }

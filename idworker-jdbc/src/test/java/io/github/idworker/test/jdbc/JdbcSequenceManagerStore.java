@@ -109,12 +109,31 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
      */
     @Override
     public void createAgedNamespace(String namespace, int slotCount, String layout, Duration ttl, Duration maxSkew) {
-        String sql = "INSERT INTO " + namespaceTable() + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, 0, ?)";
+        insertRecord(namespace, layout, ttl.toMillis() + maxSkew.toMillis(), 0, centreNowMillis() - AGED_BY.toMillis());
+    }
+
+    /**
+     * Inserts the namespace record as a borrower's first round writes it now, by the database's clock: after the
+     * record was lost, {@code slotsCreated} is the slot count when slot rows survive, else 0.
+     */
+    public void writeNamespaceRecord(String namespace, String layout, long guardMillis, int slotsCreated) {
+        insertRecord(namespace, layout, guardMillis, slotsCreated, centreNowMillis());
+    }
+
+    /** The namespace record's {@code created_at} (database clock, epoch ms), or -1 without a record. */
+    public long namespaceCreatedAt(String namespace) {
+        Object v = query("SELECT created_at FROM " + namespaceTable() + " WHERE ns = ?", namespace, null);
+        return v == null ? -1 : ((Number) v).longValue();
+    }
+
+    private void insertRecord(String namespace, String layout, long guardMillis, int slotsCreated, long createdAt) {
+        String sql = "INSERT INTO " + namespaceTable() + " (ns, layout, guard_ms, slots_created, created_at) VALUES (?, ?, ?, ?, ?)";
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, namespace);
             ps.setString(2, layout);
-            ps.setLong(3, ttl.toMillis() + maxSkew.toMillis());
-            ps.setLong(4, centreNowMillis() - AGED_BY.toMillis());
+            ps.setLong(3, guardMillis);
+            ps.setInt(4, slotsCreated);
+            ps.setLong(5, createdAt);
             ps.executeUpdate();
             if (!c.getAutoCommit()) {
                 c.commit();
@@ -185,10 +204,12 @@ public final class JdbcSequenceManagerStore implements SequenceManagerStore {
         }
     }
 
-    private Object query(String sql, String ns, int slot) {
+    private Object query(String sql, String ns, Integer slot) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, ns);
-            ps.setInt(2, slot);
+            if (slot != null) {
+                ps.setInt(2, slot);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 Object value = rs.next() ? rs.getObject(1) : null;
                 if (!c.getAutoCommit()) {
