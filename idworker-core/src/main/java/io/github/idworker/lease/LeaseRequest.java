@@ -92,11 +92,12 @@ public record LeaseRequest(String namespace, int slotCount, String owner, Durati
     }
 
     /**
-     * The same request (owner token included) read at another moment of the worker's clock: for an attempt that
-     * repeats a borrow whose answer did not arrive.
+     * The same request under another owner token, read at another moment of the worker's clock: for an attempt that
+     * repeats a borrow whose answer did not arrive (a new token, so a late claim of the earlier attempt is never
+     * taken for this one's).
      */
-    public LeaseRequest withWorkerNow(long millis) {
-        return new LeaseRequest(namespace, slotCount, owner, ttl, millis, maxSkew, host, pid, layout, lossGuard,
+    public LeaseRequest withAttempt(String newOwner, long millis) {
+        return new LeaseRequest(namespace, slotCount, newOwner, ttl, millis, maxSkew, host, pid, layout, lossGuard,
                 preferredSlot);
     }
 

@@ -1,5 +1,6 @@
 package io.github.idworker.snowflake;
 
+import io.github.idworker.CenterLoginRefusedException;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.LeaseLostException;
@@ -100,27 +101,53 @@ final class WorkerSlots {
     /**
      * One borrow; the worker's first one is tried again while the centre is unavailable, at most three attempts
      * within one lease ttl: a client's first call after start (connecting, loading classes on a busy host) may
-     * outlast one operation timeout. Every attempt keeps the owner token, so a centre that committed an earlier
-     * attempt whose answer was lost recognises it as this borrow's (the ZooKeeper centre does); a claim it does not
-     * recognise is never issued under and its lease runs out unrenewed. Later borrows (switches) are not retried
-     * here: the lease keeper retries them.
+     * outlast one operation timeout. Each attempt has an owner token of its own: an earlier attempt whose answer was
+     * lost may still claim a slot later (a command delivered late), and a token shared with the lease in use would
+     * let that late claim pass as this worker's (its renewals would succeed on a slot it no longer holds). A lost
+     * attempt's claim is never issued under and runs out unrenewed within one ttl; when a preferred worker id is
+     * refused as taken after a lost answer, that claim may be the taker, so its ttl (and max-skew) is waited out
+     * once before the last try. A refused login is not tried again: it does not heal, and each try counts against
+     * the account. Later borrows (switches) are not retried here: the lease keeper retries them.
      */
     private WorkerLease borrow(LeaseRequest request, boolean atStart) {
-        long ttlNanos = request.ttl().toNanos();
         long started = System.nanoTime();
         LeaseRequest attempt = request;
+        boolean answerLost = false;
+        boolean waited = false;
         for (int tries = 1; ; tries++) {
             try {
                 return worker.manager.borrow(attempt);
+            } catch (CenterLoginRefusedException e) {
+                throw e;
             } catch (CenterUnavailableException e) {
-                if (!atStart || tries >= 3 || System.nanoTime() - started > ttlNanos) {
+                if (!atStart || tries >= 3 || System.nanoTime() - started > request.ttl().toNanos()) {
                     throw e;
                 }
                 log.warn("idworker namespace '{}': first borrow of a worker id, attempt {} of 3, failed; trying again "
-                        + "with the same owner token: {}", request.namespace(), tries,
+                        + "under a new owner token: {}", request.namespace(), tries,
                         StoreLocations.redact(e.toString()));
-                attempt = attempt.withWorkerNow(worker.clock.millis());
+                answerLost = true;
+            } catch (WorkerIdTakenException e) {
+                if (!answerLost || waited) {
+                    throw e;
+                }
+                long waitMillis = request.ttl().toMillis() + request.maxSkew().toMillis() + 100;
+                log.info("idworker namespace '{}': preferred worker id {} is taken, maybe by this worker's own earlier "
+                        + "attempt whose answer was lost; waiting {} ms for that claim to run out", request.namespace(),
+                        request.preferredSlot(), waitMillis);
+                sleep(waitMillis);
+                waited = true;
             }
+            attempt = attempt.withAttempt(UUID.randomUUID().toString(), worker.clock.millis());
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LeaseLostException("interrupted while waiting for an earlier borrow's claim to run out", e);
         }
     }
 
@@ -143,7 +170,7 @@ final class WorkerSlots {
                         preferred.workerId(), preferred.origin(), holderOf(taken));
                 throw taken;
             }
-            WorkerLease any = borrow(request, atStart);
+            WorkerLease any = borrow(request.withAttempt(UUID.randomUUID().toString(), worker.clock.millis()), atStart);
             log.warn("idworker namespace '{}' took worker id {} instead of its preferred worker id {} ({}), which is "
                     + "held by another live worker{}; idworker.worker-id.when-taken=any", options.namespace(),
                     any.workerId(), preferred.workerId(), preferred.origin(), holderOf(taken));
