@@ -99,6 +99,15 @@ inline issue(x) {
 #else
 #define OWNS(w) (lock == myTok[w] && lockId == rid && LOCKED)
 #endif
+/* lock-acquire.lua: a lock stamped with another identity is replaced; without the stamp no lock can be told stale */
+#ifdef NO_LOCK_IDENTITY
+#define STALE_LOCK false
+#else
+#define STALE_LOCK (lockId != rid)
+#endif
+/* lock-release.lua: compare-and-delete on the token alone (a lock brought back under another identity is still
+   this refiller's to delete: nobody else's) */
+#define RELEASES(w) (lock == myTok[w] && LOCKED)
 /* the install's lock check passes (always, without the check) */
 #ifdef NO_LOCK_CHECK
 #define MINE(w) true
@@ -213,10 +222,11 @@ end:
 #endif
 #endif
   /* the refill: take the lock, SET NX PX with a fresh token (RedisSegmentRefill L102-103, SerialStockRefiller,
-     PoolRefiller); a refiller that does not get it waits for the other's range */
-  :: atomic { ph[w] == 0 && tok < MAXREF && !LOCKED ->
+     PoolRefiller), or SET PX over a lock stamped with another identity (lock-acquire.lua: nobody's lock, every
+     check refuses it); a refiller that does not get it waits for the other's range */
+  :: atomic { ph[w] == 0 && tok < MAXREF && (!LOCKED || STALE_LOCK) ->
        tok++; myTok[w] = tok; lock = tok; lockEx = T + LTTL; ph[w] = 1;
-       lockId = rid;                                          /* lock-acquire.lua L25: token .. '|' .. identity */
+       lockId = rid;                                          /* lock-acquire.lua: token .. '|' .. identity */
        printf("T=%d node %d takes the lock (token %d, until %d)\n", T, w, tok, lockEx) }
 #ifdef POOL
   /* PoolRefiller.reconcile under the lock: a list whose high-water lies below the database's offset is dropped
@@ -247,14 +257,14 @@ end:
             printf("T=%d node %d seeds the high-water at %d\n", T, w, ra[w])
        fi }
   /* a refused seed: release the lock (lock-release.lua), the reservation is a gap */
-  :: atomic { ph[w] == 4 -> if :: OWNS(w) -> lock = 0; lockEx = 0 :: else fi;
+  :: atomic { ph[w] == 4 -> if :: RELEASES(w) -> lock = 0; lockEx = 0 :: else fi;
        ph[w] = 0; myTok[w] = 0; ra[w] = 0; rb[w] = 0; seedTry[w] = 0 }
 #endif
   /* install, at any later time (a stalled refiller), then release the lock by compare-and-delete */
   :: atomic { ph[w] == 2 -> install(w);
        printf("T=%d node %d installs %d..%d: stock now %d..%d\n", T, w, ra[w] + 1, rb[w], lo + 1, hi);
-       /* lock-release.lua L18-21: compare (token and identity) and delete */
-       if :: OWNS(w) -> lock = 0; lockEx = 0 :: else fi;
+       /* lock-release.lua: compare the token (whatever the identity) and delete */
+       if :: RELEASES(w) -> lock = 0; lockEx = 0 :: else fi;
 #ifdef POOL
        seedTry[w] = 0;
 #endif

@@ -15,7 +15,8 @@ import java.util.UUID;
  * (and the store's high-water) in the same atomic call. The lock holds the token stamped with the Redis identity
  * that granted it ({@code <token>|<master_replid>}), and every script accepts it only under the identity current
  * when it runs: a lock that a restart from a snapshot brought back belongs to nobody, so its holder, which may have
- * reserved before a data loss that came in between, cannot install behind newer numbers.
+ * reserved before a data loss that came in between, cannot install behind newer numbers, and the next acquire
+ * replaces it rather than waiting for it to expire. A release compares the token alone.
  */
 public final class RefillLock {
 

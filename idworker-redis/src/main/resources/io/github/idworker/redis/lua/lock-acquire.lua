@@ -5,13 +5,13 @@
 --          it guards, so scripts that check the token run on the same Redis Cluster node
 -- ARGV[1]  token  random token of this refill attempt
 -- ARGV[2]  ttlMs  how long the lock lives if its owner never releases it
--- Reply: 1 when taken, 0 when another owner holds it.
+-- Reply: 1 when taken (free, or held under another identity), 0 when another owner holds it.
 --
 -- Why the identity in the value: every script that checks the lock accepts it only as '<token>|<identity now>'.
 -- A restart from a snapshot (or append-only file) within the lock's ttl brings the lock back, but under a new
 -- identity; its holder may have reserved its range before a data loss that came in between, while others installed
 -- and handed out higher numbers. Such a lock is nobody's: its range is refused (NOT_OWNER, a gap), never installed
--- behind newer numbers. It blocks other refills until it expires, as any lock does.
+-- behind newer numbers; the next acquire replaces it.
 
 -- The identity of this Redis process in its present role: its replication id, which Redis draws anew at every
 -- start (a snapshot or append-only file may have brought back older data) and at every promotion of a replica.
@@ -22,7 +22,20 @@ local function server_identity()
   return string.sub(info, i + 14, j - 1)
 end
 
-if redis.call('SET', KEYS[1], ARGV[1] .. '|' .. server_identity(), 'NX', 'PX', ARGV[2]) then
+local identity = server_identity()
+local value = ARGV[1] .. '|' .. identity
+if redis.call('SET', KEYS[1], value, 'NX', 'PX', ARGV[2]) then
   return 1
+end
+-- A lock stamped with another identity guards nothing (every check refuses it), so it is replaced rather than left
+-- to block refills until it expires, just when the stock it guarded may be gone. A value without a stamp is an
+-- older version's lock and is left alone.
+local held = redis.call('GET', KEYS[1])
+if held then
+  local bar = string.find(held, '|', 1, true)
+  if bar and string.sub(held, bar + 1) ~= identity then
+    redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
+    return 1
+  end
 end
 return 0

@@ -63,8 +63,8 @@ class RefillLockRestoreTest {
             assertThat(text(redis.execute(SEGMENT_INSTALL, keys, List.of(token, "2", "4", "2", "current"))))
                     .as("the old holder's install").isEqualTo("NOT_OWNER");
             assertThat(jedis.exists(tag + ":range")).as("nothing installed").isFalse();
-            assertThat(release(redis, token)).as("the old holder's release").isZero();
-            String next = takeAfterTheRestoredLock(jedis, redis);
+            String next = takeAfterTheRestoredLock(redis);
+            assertThat(release(redis, token)).as("the old holder's release leaves the new lock").isZero();
             assertThat(ScriptReplies.describe(redis.execute(SEGMENT_INSTALL, keys,
                     List.of(next, "6", "8", "2", "current")))).contains("OK", "CURRENT");
             assertThat(jedis.hget(tag + ":range", "v_l")).isEqualTo("6");
@@ -81,8 +81,8 @@ class RefillLockRestoreTest {
             assertThat(text(redis.execute(SERIAL_INSTALL, keys, List.of(token, "3", "4", "0"))))
                     .as("the old holder's install").isEqualTo("NOT_OWNER");
             assertThat(jedis.exists(tag + ":stock")).as("nothing installed").isFalse();
-            assertThat(release(redis, token)).as("the old holder's release").isZero();
-            String next = takeAfterTheRestoredLock(jedis, redis);
+            String next = takeAfterTheRestoredLock(redis);
+            assertThat(release(redis, token)).as("the old holder's release leaves the new lock").isZero();
             assertThat(text(redis.execute(SERIAL_INSTALL, keys, List.of(next, "7", "8", "0")))).isEqualTo("REPLACED");
             assertThat(jedis.hget(tag + ":stock", "hi")).isEqualTo("8");
             assertThat(release(redis, next)).isEqualTo(1);
@@ -108,8 +108,8 @@ class RefillLockRestoreTest {
                     "4")))).as("the old holder's append").isEqualTo("LOCK");
             assertThat(jedis.exists(tag + ":ids")).as("nothing appended").isFalse();
             assertThat(jedis.hget(tag + ":meta", "hw")).as("nothing seeded").isNull();
-            assertThat(release(redis, token)).as("the old holder's release").isZero();
-            String next = takeAfterTheRestoredLock(jedis, redis);
+            String next = takeAfterTheRestoredLock(redis);
+            assertThat(release(redis, token)).as("the old holder's release leaves the new lock").isZero();
             assertThat(text(redis.execute(POOL_APPEND, keys, List.of(next, "SEED", "0", "6", "6", "0/1"))))
                     .isEqualTo("OK");
             assertThat(ScriptReplies.describe(redis.execute(POOL_APPEND, keys, List.of(next, "APPEND", "100", "7",
@@ -143,13 +143,25 @@ class RefillLockRestoreTest {
         return token;
     }
 
-    /** The restored lock expires by itself (deleted here, not waited for); a new refill takes the lock. */
-    private String takeAfterTheRestoredLock(UnifiedJedis jedis, RedisScriptExecutor redis) {
-        assertThat(RefillLock.tryAcquire(redis, lock, TTL, "test")).as("the restored lock still blocks").isNull();
-        jedis.del(lock.get(0));
+    /** The restored lock, stamped with the older identity, guards nothing: the next refill replaces it at once. */
+    private String takeAfterTheRestoredLock(RedisScriptExecutor redis) {
         String token = RefillLock.tryAcquire(redis, lock, TTL, "test");
-        assertThat(token).isNotNull();
+        assertThat(token).as("the restored lock is replaced").isNotNull();
         return token;
+    }
+
+    @Test
+    void aRestoredLockIsStillItsHoldersToReleaseAndAnUnstampedOneIsLeftAlone() throws Exception {
+        String token = lockedBeforeARestartFromSnapshot();
+        try (UnifiedJedis jedis = server.newClient()) {
+            RedisScriptExecutor redis = new JedisScriptExecutor(jedis);
+            assertThat(release(redis, token)).as("the holder deletes its restored lock").isEqualTo(1);
+            assertThat(jedis.exists(lock.get(0))).isFalse();
+            // an older version's lock holds the bare token: it cannot be told stale, so it is waited for
+            jedis.psetex(lock.get(0), TTL.toMillis(), "older-version-token");
+            assertThat(RefillLock.tryAcquire(redis, lock, TTL, "test")).isNull();
+            assertThat(jedis.get(lock.get(0))).isEqualTo("older-version-token");
+        }
     }
 
     private long release(RedisScriptExecutor redis, String token) {
