@@ -2,8 +2,8 @@ package io.github.idworker.spring.entity.mybatis;
 
 import io.github.idworker.spring.entity.EntityIdFiller;
 import org.apache.ibatis.executor.Executor;
-import org.apache.ibatis.executor.keygen.Jdbc3KeyGenerator;
 import org.apache.ibatis.executor.keygen.KeyGenerator;
+import org.apache.ibatis.executor.keygen.NoKeyGenerator;
 import org.apache.ibatis.executor.keygen.SelectKeyGenerator;
 import org.apache.ibatis.mapping.BoundSql;
 import org.apache.ibatis.mapping.MappedStatement;
@@ -106,7 +106,8 @@ public class GeneratedIdInterceptor implements Interceptor {
     private static Set<String> keyPropertiesWrittenBack(MappedStatement statement) {
         KeyGenerator keys = statement.getKeyGenerator();
         Set<String> out = new LinkedHashSet<>();
-        if (keys instanceof Jdbc3KeyGenerator || keys instanceof SelectKeyGenerator) {
+        // any key generator but MyBatis's no-op one writes into its key properties (a custom one included)
+        if (keys != null && !(keys instanceof NoKeyGenerator)) {
             addAll(statement.getKeyProperties(), out);
         }
         if (keys instanceof SelectKeyGenerator) {
