@@ -7,7 +7,8 @@
 -- ARGV[2]  ttlMs  how long the lock lives if its owner never releases it
 -- Reply: 1 when taken (free, or held under another identity), 0 when another owner holds it.
 --
--- Why the identity in the value: every script that checks the lock accepts it only as '<token>|<identity now>'.
+-- Why the identity in the value: every script that writes under the lock accepts it only as
+-- '<token>|<identity now>' (lock-release.lua compares the token alone: deleting its own lock is always safe).
 -- A restart from a snapshot (or append-only file) within the lock's ttl brings the lock back, but under a new
 -- identity; its holder may have reserved its range before a data loss that came in between, while others installed
 -- and handed out higher numbers. Such a lock is nobody's: its range is refused (NOT_OWNER, a gap), never installed
