@@ -76,6 +76,12 @@ final class SerialStockRefiller {
     /** Per stock: whether a background refill is queued or running here, and when the last one failed. */
     static final class RefillState {
         final AtomicBoolean running = new AtomicBoolean();
+        /**
+         * The largest count asked for since the running refill last looked, 0 when none: a request made while a
+         * refill runs is run after it rather than dropped (a take that emptied the stock as the refill that filled
+         * it was ending would otherwise leave it empty until the next caller waited for one).
+         */
+        final AtomicInteger wanted = new AtomicInteger();
         volatile long failedAtNanos;
         volatile @Nullable RuntimeException lastFailure;
         /** The rule's max when the database said the period was exhausted; a raised max makes it stale. */
@@ -117,48 +123,24 @@ final class SerialStockRefiller {
     }
 
     /**
-     * Starts a refill of {@code stock} on the refill executor unless one is running here or the last one failed
-     * less than 200 ms ago; at most one per stock in this process.
+     * Starts a refill of {@code stock} on the refill executor unless the last one failed less than 200 ms ago; at
+     * most one runs per stock in this process, and a request made while one runs gets another one after it.
      *
      * @param count numbers the refill must add at least (a waiting batch)
      * @return the stock's refill state, with the last failure
      */
     RefillState refillInBackground(SerialStock stock, int count) {
         RefillState state = refillStates.computeIfAbsent(stock.stockKey, k -> new RefillState());
+        state.wanted.accumulateAndGet(count, Math::max);
         long failedAt = state.failedAtNanos;
         if (closed || failedAt != 0 && System.nanoTime() - failedAt < RETRY_BACKOFF_NANOS) {
             return state;
         }
         if (!state.running.compareAndSet(false, true)) {
-            return state;
+            return state; // the running refill looks at wanted again before it ends
         }
         try {
-            refillExecutor.execute(() -> {
-                try {
-                    refill(stock, count);
-                    if (state.failedAtNanos != 0) {
-                        log.info("Serial rule '{}' period {}: refills work again", stock.rule.name(), stock.period);
-                    }
-                    state.failedAtNanos = 0;
-                    state.lastFailure = null;
-                } catch (SerialExhaustedException e) {
-                    state.exhaustedMax = stock.rule.max();
-                    state.lastFailure = e;
-                } catch (RuntimeException e) {
-                    if (state.failedAtNanos == 0) {
-                        log.warn("Refill of serial rule '{}' period {} failed; the stock keeps serving and refills "
-                                + "retry every 200 ms (further failures at DEBUG): {}", stock.rule.name(), stock.period,
-                                e.toString());
-                    } else {
-                        log.debug("Refill of serial rule '{}' period {} failed again: {}", stock.rule.name(),
-                                stock.period, e.toString());
-                    }
-                    state.failedAtNanos = System.nanoTime() | 1;
-                    state.lastFailure = e;
-                } finally {
-                    state.running.set(false);
-                }
-            });
+            refillExecutor.execute(() -> runRefills(stock, state));
         } catch (RejectedExecutionException e) {
             state.running.set(false);
         }
@@ -167,6 +149,56 @@ final class SerialStockRefiller {
             refillStates.entrySet().removeIf(e -> !e.getKey().equals(stock.stockKey) && !e.getValue().running.get());
         }
         return state;
+    }
+
+    /**
+     * Runs refills while requests come in: each looks at {@code wanted} and clears it, so a request made during a
+     * refill gets one more. Stops at a failure (the next request after the back-off tries again).
+     */
+    private void runRefills(SerialStock stock, RefillState state) {
+        do {
+            try {
+                int count;
+                while (!closed && (count = state.wanted.getAndSet(0)) > 0) {
+                    if (!refillOnce(stock, state, count)) {
+                        break;
+                    }
+                }
+            } finally {
+                state.running.set(false);
+            }
+            // a request made after the last look but before running went false found it running and left it here
+        } while (!closed && state.wanted.get() > 0 && state.failedAtNanos == 0
+                && state.running.compareAndSet(false, true));
+    }
+
+    /** One refill with its bookkeeping; false when it failed. */
+    private boolean refillOnce(SerialStock stock, RefillState state, int count) {
+        try {
+            refill(stock, count);
+            if (state.failedAtNanos != 0) {
+                log.info("Serial rule '{}' period {}: refills work again", stock.rule.name(), stock.period);
+            }
+            state.failedAtNanos = 0;
+            state.lastFailure = null;
+            return true;
+        } catch (SerialExhaustedException e) {
+            state.exhaustedMax = stock.rule.max();
+            state.lastFailure = e;
+            return false;
+        } catch (RuntimeException e) {
+            if (state.failedAtNanos == 0) {
+                log.warn("Refill of serial rule '{}' period {} failed; the stock keeps serving and refills "
+                        + "retry every 200 ms (further failures at DEBUG): {}", stock.rule.name(), stock.period,
+                        e.toString());
+            } else {
+                log.debug("Refill of serial rule '{}' period {} failed again: {}", stock.rule.name(),
+                        stock.period, e.toString());
+            }
+            state.failedAtNanos = System.nanoTime() | 1;
+            state.lastFailure = e;
+            return false;
+        }
     }
 
     /**
