@@ -25,12 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * process recorded is collected and the union checked for duplicates. Subclasses name the centre; the
  * real-services ones issue at least 600 000 ids a run, the default build's variant fewer.
  *
- * <p>Exclusive: the processes issue as fast as their rate allows, which takes both cores; beside other test classes
- * they starved those classes' Redis clients and timing checks (a CI run saw a Redis Cluster read time out and a
- * pool's check interval missed), so they run alone.
+ * <p>Tagged {@code fault}: they run after every other test of their module (Surefire execution {@code fault-tests}),
+ * two classes at a time and beside no other class. Beside other test classes their processes starved those
+ * classes' Redis clients and timing checks (a CI run saw a Redis Cluster read time out and a pool's check interval
+ * missed); beside each other nothing they check is timed closer than a lease ttl, and each class has its store to
+ * itself (a private Redis, a private cluster, H2, or the one shared database it alone restarts).
  */
 @Tag("slow")
-@Tag("exclusive")
+@Tag("fault")
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class AbstractFaultInjectionTest {
 
@@ -236,9 +238,14 @@ public abstract class AbstractFaultInjectionTest {
         // every slot is held, so it cannot re-borrow: it must refuse to issue
         // only a status printed after the thaw: one from before the freeze may count errors too (a renewal that came
         // late on a busy machine), and its "issued" is not the fenced process's
-        String fenced = frozen.awaitFrom(linesBeforeThaw,
+        frozen.awaitFrom(linesBeforeThaw,
                 l -> l.startsWith("STATUS") && WorkerProcess.field(l, "errors") > 0, Duration.ofSeconds(30));
-        long issuedWhenFenced = WorkerProcess.field(fenced, "issued");
+        // calls that were past the fence when the process froze return after the thaw (below the old high-water,
+        // as the last assertion checks): count from a status once they are done (CI saw 2 after the first error)
+        Thread.sleep(1_000);
+        String settled = frozen.lastStatus();
+        assertThat(WorkerProcess.field(settled, "errors")).as("errors once fenced").isPositive();
+        long issuedWhenFenced = WorkerProcess.field(settled, "issued");
         Thread.sleep(3 * TTL_MS);
         String still = frozen.lastStatus();
         assertThat(WorkerProcess.field(still, "issued")).as("issued while fenced").isEqualTo(issuedWhenFenced);
