@@ -137,13 +137,9 @@ final class SerialStockRefiller {
             return state;
         }
         if (!state.running.compareAndSet(false, true)) {
-            return state; // the running refill looks at wanted again before it ends
+            return state; // the running refill looks at wanted again once it is done
         }
-        try {
-            refillExecutor.execute(() -> runRefills(stock, state));
-        } catch (RejectedExecutionException e) {
-            state.running.set(false);
-        }
+        submit(stock, state);
         if (refillStates.size() > 1024) {
             // stocks of past periods: their keys expire in Redis, their states need not stay here
             refillStates.entrySet().removeIf(e -> !e.getKey().equals(stock.stockKey) && !e.getValue().running.get());
@@ -151,37 +147,44 @@ final class SerialStockRefiller {
         return state;
     }
 
-    /**
-     * Runs refills while requests come in: each looks at {@code wanted} and clears it, so a request made during a
-     * refill gets one more. Stops at a failure (the next request after the back-off tries again).
-     */
-    private void runRefills(SerialStock stock, RefillState state) {
-        do {
-            try {
-                int count;
-                while (!closed && (count = state.wanted.getAndSet(0)) > 0) {
-                    if (!refillOnce(stock, state, count)) {
-                        break;
-                    }
-                }
-            } finally {
-                state.running.set(false);
-            }
-            // a request made after the last look but before running went false found it running and left it here
-        } while (!closed && state.wanted.get() > 0 && state.failedAtNanos == 0
-                && state.running.compareAndSet(false, true));
+    /** Queues one refill of {@code stock}; the caller holds {@code state.running}. */
+    private void submit(SerialStock stock, RefillState state) {
+        try {
+            refillExecutor.execute(() -> runRefill(stock, state));
+        } catch (RejectedExecutionException e) {
+            state.running.set(false); // closed or saturated: the next request tries again
+        }
     }
 
-    /** One refill with its bookkeeping; false when it failed. */
+    /**
+     * One refill for what was asked so far. A request made meanwhile (or after the look, before {@code running}
+     * went false) found it running and left it here: it gets one more refill, queued behind other stocks' refills
+     * rather than run at once on this thread, unless this one failed (the back-off applies) or found another node
+     * refilling (its refill serves the request).
+     */
+    private void runRefill(SerialStock stock, RefillState state) {
+        boolean done = false;
+        try {
+            int count = state.wanted.getAndSet(0);
+            done = count > 0 && !closed && refillOnce(stock, state, count);
+        } finally {
+            state.running.set(false);
+        }
+        if (done && !closed && state.wanted.get() > 0 && state.running.compareAndSet(false, true)) {
+            submit(stock, state);
+        }
+    }
+
+    /** One refill with its bookkeeping; false when it failed or another node's refill holds the lock. */
     private boolean refillOnce(SerialStock stock, RefillState state, int count) {
         try {
-            refill(stock, count);
+            boolean refilled = refill(stock, count);
             if (state.failedAtNanos != 0) {
                 log.info("Serial rule '{}' period {}: refills work again", stock.rule.name(), stock.period);
             }
             state.failedAtNanos = 0;
             state.lastFailure = null;
-            return true;
+            return refilled;
         } catch (SerialExhaustedException e) {
             state.exhaustedMax = stock.rule.max();
             state.lastFailure = e;
