@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * real-services ones issue at least 600 000 ids a run, the default build's variant fewer.
  *
  * <p>Tagged {@code fault}: they run after every other test of their module (Surefire execution {@code fault-tests}),
- * two classes at a time and beside no other class. Beside other test classes their processes starved those
+ * three classes at a time and beside no other class. Beside other test classes their processes starved those
  * classes' Redis clients and timing checks (a CI run saw a Redis Cluster read time out and a pool's check interval
  * missed); beside each other nothing they check is timed closer than a lease ttl, and each class has its store to
  * itself (a private Redis, a private cluster, H2, or the one shared database it alone restarts).
