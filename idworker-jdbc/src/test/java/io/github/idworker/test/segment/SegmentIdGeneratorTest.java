@@ -1,5 +1,6 @@
 package io.github.idworker.test.segment;
 
+import io.github.idworker.test.Pacing;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.segment.Segment;
 import io.github.idworker.segment.SegmentAllocator;
@@ -28,7 +29,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -185,11 +185,7 @@ class SegmentIdGeneratorTest {
                 }
                 previous = id;
             }
-            long nextTick = start + (tick + 1) * 1_000_000L;
-            long sleep = nextTick - System.nanoTime();
-            if (sleep > 0) {
-                LockSupport.parkNanos(sleep);
-            }
+            Pacing.parkUntil(start + (tick + 1) * 1_000_000L);
         }
         return previous;
     }

@@ -1,5 +1,6 @@
 package io.github.idworker.test.segment;
 
+import io.github.idworker.test.Pacing;
 import io.github.idworker.redis.JedisScriptExecutor;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
@@ -19,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,10 +77,7 @@ class RedisSegmentSteadyRateTest {
                     // callers are spread over the interval, so together they call at a steady rate
                     long due = System.nanoTime() + intervalNanos * caller / THREADS;
                     while (!stop.get()) {
-                        long now = System.nanoTime();
-                        if (due - now > 0) {
-                            LockSupport.parkNanos(due - now);
-                        }
+                        Pacing.parkUntil(due);
                         due += intervalNanos;
                         long id = g.nextId();
                         assertThat(id).isGreaterThan(previous);

@@ -1,5 +1,6 @@
 package io.github.idworker.test.pool.redis;
 
+import io.github.idworker.test.Pacing;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.pool.IncreasingType;
 import io.github.idworker.pool.PoolAlarm;
@@ -137,11 +138,9 @@ abstract class AbstractRedisIdPoolsTest {
                         // held up (a loaded machine, a GC pause) goes on from now and does not catch up: eight
                         // takers catching up at once passed max-per-second (CI saw 15 refusals after a stall)
                         due = Math.max(due, begin) + n * TimeUnit.SECONDS.toNanos(1) / perTakerPerSecond;
-                        // parkNanos may return early (a permit left by the connection pool's wait): park until due,
-                        // or each early return is an unpaced take (runs took 19 896 IDs where 19 600 is the most)
-                        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                            LockSupport.parkNanos(wait);
-                        }
+                        // until due, not one park: each early return was an unpaced take (runs took 19 896 IDs where
+                        // 19 600 is the most)
+                        Pacing.parkUntil(due);
                     }
                     return null;
                 }));

@@ -1,5 +1,6 @@
 package io.github.idworker.test.serial.redis;
 
+import io.github.idworker.test.Pacing;
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.idworker.serial.SerialExhaustedException;
 import io.github.idworker.serial.SerialRule;
@@ -31,7 +32,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -266,7 +266,7 @@ abstract class AbstractRedisSerialNumbersTest {
         long next = System.nanoTime();
         for (int i = 0; i < 1_500; i++) { // 500 per second for 3 s
             next += interval;
-            LockSupport.parkNanos(next - System.nanoTime());
+            Pacing.parkUntil(next);
             node.next(rule.name());
         }
         System.out.printf("SERIAL-RESULT %s steady caller: 1500 calls at 500/s, %d waited after warm-up, %d refills%n",

@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.autoconfigure;
 
+import io.github.idworker.test.Pacing;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.jdbc.JdbcPoolStore;
 import io.github.idworker.pool.redis.RedisIdPools;
@@ -226,11 +227,7 @@ abstract class AbstractIdPoolsTwoNodesTest {
                             next = now;
                             lagged.incrementAndGet();
                         } else {
-                            // parkNanos may return early (a permit left by the connection pool's wait): park until
-                            // next, or each early return is an unpaced take
-                            for (long wait = next - now; wait > 0; wait = next - System.nanoTime()) {
-                                LockSupport.parkNanos(wait);
-                            }
+                            Pacing.parkUntil(next);
                         }
                     }
                     return null;
