@@ -1,5 +1,6 @@
 package io.github.idworker.redis;
 
+import io.github.idworker.StoreLocations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -194,7 +195,8 @@ public final class BoundedCalls {
                 try {
                     late.accept(value);
                 } catch (RuntimeException e) {
-                    log.debug("Handling the late result of a store call failed: {}", e.toString());
+                    log.debug("Handling the late result of a store call failed: {}",
+                            StoreLocations.redact(e.toString()));
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.github.idworker.redis;
 
+import io.github.idworker.StoreLocations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,8 @@ public final class RefillLock {
         try {
             executor.execute(RELEASE, lockKey, List.of(token));
         } catch (RuntimeException e) {
-            log.debug("Could not release the refill lock of {}; it expires by itself: {}", context, e.toString());
+            log.debug("Could not release the refill lock of {}; it expires by itself: {}", context,
+                    StoreLocations.redact(e.toString()));
         }
     }
 }

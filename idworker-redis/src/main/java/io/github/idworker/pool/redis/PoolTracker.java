@@ -1,5 +1,6 @@
 package io.github.idworker.pool.redis;
 
+import io.github.idworker.StoreLocations;
 import io.github.idworker.pool.PoolAlarm;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.PoolStore;
@@ -251,9 +252,9 @@ final class PoolTracker {
      */
     private void warnUnlessClosed(String what, RuntimeException e) {
         if (closed.getAsBoolean()) {
-            log.debug("{} while closing: {}", what, e.toString());
+            log.debug("{} while closing: {}", what, StoreLocations.redact(e.toString()));
         } else {
-            log.warn("{}: {}", what, e.toString());
+            log.warn("{}: {}", what, StoreLocations.redact(e.toString()));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.idworker.segment.redis;
 
+import io.github.idworker.StoreLocations;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.segment.Segment;
@@ -207,7 +208,8 @@ final class RedisSegmentRefill {
             RefillAheadExecutor.SHARED.execute(this::refillAheadTask);
         } catch (RuntimeException e) {
             aheadInFlight.set(false);
-            log.warn("Could not start a refill ahead of segment tag '{}': {}", bizTag, e.toString());
+            log.warn("Could not start a refill ahead of segment tag '{}': {}", bizTag,
+                    StoreLocations.redact(e.toString()));
         }
     }
 
@@ -221,7 +223,7 @@ final class RedisSegmentRefill {
             aheadNotBefore = System.nanoTime() + aheadBackoffNanos;
             log.warn("A refill ahead of segment tag '{}' failed; callers keep the current range and refill "
                     + "themselves when it runs out, the next refill ahead starts in {} ms at the earliest: {}", bizTag,
-                    TimeUnit.NANOSECONDS.toMillis(aheadBackoffNanos), e.toString());
+                    TimeUnit.NANOSECONDS.toMillis(aheadBackoffNanos), StoreLocations.redact(e.toString()));
         } finally {
             aheadInFlight.set(false);
         }

@@ -1,5 +1,6 @@
 package io.github.idworker.segment.redis;
 
+import io.github.idworker.StoreLocations;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.IdWorkerException;
 import io.github.idworker.redis.BoundedCalls;
@@ -140,7 +141,7 @@ final class RedisSegmentScripts {
             run(UNLOCK, lockKeys, List.of(token), 0, false);
         } catch (RuntimeException e) {
             log.warn("Could not release the refill lock {} of segment tag '{}'; it expires after {}: {}", lockKey,
-                    bizTag, lockTtl, e.toString());
+                    bizTag, lockTtl, StoreLocations.redact(e.toString()));
         }
     }
 

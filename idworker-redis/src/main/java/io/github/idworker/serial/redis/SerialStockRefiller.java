@@ -1,5 +1,6 @@
 package io.github.idworker.serial.redis;
 
+import io.github.idworker.StoreLocations;
 import io.github.idworker.CenterUnavailableException;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
@@ -193,10 +194,10 @@ final class SerialStockRefiller {
             if (state.failedAtNanos == 0) {
                 log.warn("Refill of serial rule '{}' period {} failed; the stock keeps serving and refills "
                         + "retry every 200 ms (further failures at DEBUG): {}", stock.rule.name(), stock.period,
-                        e.toString());
+                        StoreLocations.redact(e.toString()));
             } else {
                 log.debug("Refill of serial rule '{}' period {} failed again: {}", stock.rule.name(),
-                        stock.period, e.toString());
+                        stock.period, StoreLocations.redact(e.toString()));
             }
             state.failedAtNanos = System.nanoTime() | 1;
             state.lastFailure = e;
