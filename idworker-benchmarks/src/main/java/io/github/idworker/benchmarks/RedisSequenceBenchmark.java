@@ -7,6 +7,7 @@ import io.github.idworker.segment.redis.RedisSegmentOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -44,10 +45,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *       pre-filled with numbers and topped up in the background by a thread of its own when it runs low, also
  *       through the same client.</li>
  * </ul>
- * {@code nextId()} runs at 1, 2 and 8 threads sharing one source and one pooled client ({@code RedisClient}, up to
+ * {@code nextId()} runs at 1, 2, 8 and 64 threads sharing one source and one pooled client ({@code RedisClient}, up to
  * 8 connections, its longest blocking time declared to the executor so that calls run on the caller's thread:
  * {@link BenchmarkRedis}); {@code nextIds(1000)} at 1 and 8 threads, counted as 1 000 ids per call
  * ({@code @OperationsPerInvocation}). Every score is ids per second, summed over the threads.
+ * After each iteration the trial prints what that iteration cost inside Redis per command ({@link CommandStats}:
+ * {@code INFO commandstats} read before and after; {@code evalsha} is the scripts' own time).
  *
  * <p>Redis: {@code 127.0.0.1:6379} when it answers, otherwise an embedded Redis on a free port (see
  * {@link BenchmarkRedis}; {@code -Didworker.bench.redis=host:port} for another one); each trial prints which. The
@@ -78,6 +81,21 @@ public class RedisSequenceBenchmark {
         SEQUENCE, SEQUENCE_NO_CHECK, SEQUENCE_UNCOALESCED, RAW_INCR, RAW_LPOP
     }
 
+    /** A trial's Redis state that prints, after each iteration, what it cost inside Redis ({@link CommandStats}). */
+    public abstract static class Measured {
+        CommandStats stats;
+
+        @Setup(Level.Iteration)
+        public void startIteration() {
+            stats.start();
+        }
+
+        @TearDown(Level.Iteration)
+        public void endIteration() {
+            System.out.print(stats.line() + " | ");
+        }
+    }
+
     /** The one call every source answers. */
     interface Ids {
         long nextId();
@@ -93,7 +111,7 @@ public class RedisSequenceBenchmark {
      * ({@code SerialBenchmark}, {@code PoolBenchmark}), which measure beside the same kind of client.
      */
     @State(Scope.Benchmark)
-    public static class Redis {
+    public static class Redis extends Measured {
         BenchmarkRedis redis;
         UnifiedJedis client;
         String incrKey;
@@ -102,6 +120,7 @@ public class RedisSequenceBenchmark {
         public void open() {
             redis = BenchmarkRedis.open();
             client = redis.newClient();
+            stats = new CommandStats(client);
             incrKey = "{" + KEY_PREFIX + ":" + UUID.randomUUID().toString().substring(0, 8) + "}:incr";
             System.out.println("Redis: " + redis);
         }
@@ -116,7 +135,7 @@ public class RedisSequenceBenchmark {
 
     /** The source under test, one Redis server and one pooled client shared by all threads of a trial. */
     @State(Scope.Benchmark)
-    public static class Trial {
+    public static class Trial extends Measured {
 
         @Param
         public Source source;
@@ -129,6 +148,7 @@ public class RedisSequenceBenchmark {
         public void open() {
             redis = BenchmarkRedis.open();
             client = redis.newClient();
+            stats = new CommandStats(client);
             String name = UUID.randomUUID().toString().substring(0, 8);
             ids = switch (source) {
                 case SEQUENCE -> new Sequence(this, RedisSegmentOptions.builder());
@@ -319,6 +339,12 @@ public class RedisSequenceBenchmark {
     @Benchmark
     @Threads(8)
     public long nextId_8(Trial t) {
+        return t.ids.nextId();
+    }
+
+    @Benchmark
+    @Threads(64)
+    public long nextId_64(Trial t) {
         return t.ids.nextId();
     }
 
