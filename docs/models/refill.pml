@@ -117,7 +117,7 @@ inline issue(x) {
 
 /* ===================================== takes ===================================== */
 #ifdef SEGMENT
-/* segment-next.lua L45-74 (count 1, checkRun 1): MISSING / MISSING run_id / EXHAUSTED, else HINCRBY v_l 1 */
+/* segment-next.lua L35-74 (count 1, checkRun 1): MISSING / MISSING run_id / EXHAUSTED, else HINCRBY v_l 1 */
 #ifdef NO_RUN_ID_CHECK
 #define TAKEABLE (has && hi > lo)
 #else
@@ -127,7 +127,7 @@ inline take() { lo++; issue(lo) }
 #endif
 
 #ifdef SERIAL
-/* serial-take.lua L40-63 (count 1): MISSING / MISSING run_id / SHORT, else HINCRBY lo 1 */
+/* serial-take.lua L32-66 (count 1): MISSING / MISSING run_id / SHORT, else HINCRBY lo 1 */
 #ifdef NO_RUN_ID_CHECK
 #define TAKEABLE (has && hi > lo)
 #else

@@ -12,7 +12,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -200,12 +200,8 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
         if (reply instanceof List<?> list) {
             return (List<Object>) list;
         }
-        if (reply == null) {
-            return new ArrayList<>();
-        }
-        List<Object> one = new ArrayList<>(1);
-        one.add(reply);
-        return one;
+        // one object for the bare integer of the hottest scripts (segment-next), not a list and its array
+        return reply == null ? List.of() : Collections.singletonList(reply);
     }
 
     @Override

@@ -249,6 +249,10 @@ final class CallCombiner {
     /** Frees a slot and wakes the caller at the head of the queue to take it. */
     private void release() {
         inFlight.decrementAndGet();
+        if (queue.isEmpty()) {
+            // the uncombined path: no iterator. A caller queueing from now on tries for the freed slot itself
+            return;
+        }
         // a caller that queued while every slot was taken may be parked: wake the first one still waiting to try
         // for the freed slot (abandoned requests stay in the queue until a drain drops them)
         for (Request r : queue) {

@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>One {@code segment-next.lua} call: it checks the hash's identity (see below), and when the current range
  *       holds {@code n} more numbers it advances {@code v_l} by {@code n}; when it does not but the range ahead
  *       does, it switches to that range (the rest of the current one is a gap) and issues from it. It returns the
- *       last number issued — one round trip — negated when the current range has been used past
+ *       last number issued — one round trip, three commands in Redis ({@code HMGET}, {@code INFO replication},
+ *       {@code HINCRBY}) — negated when the current range has been used past
  *       {@code prefetchThreshold} and no range is installed ahead. Otherwise it answers {@code MISSING} (no range,
  *       or one stamped by another Redis identity: a restart or failover may have rewound {@code v_l}) or
  *       {@code EXHAUSTED}. Those codes only drive the refill; they never reach a caller as a number.</li>
@@ -129,6 +130,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
     private final String lowMark;
     /** The arguments of {@code nextId()}, built once: the most frequent call allocates no list for them. */
     private final List<String> argsOfOne;
+    private final long maxWaitNanos;
     private final RedisSegmentScripts scripts;
     private final RedisSegmentRefill refill;
     /** {@code null} when coalescing is off. */
@@ -165,6 +167,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
         this.lowMark = Long.toString((long) Math.ceil(this.options.step() * (1 - this.options.prefetchThreshold())));
         this.argsOfOne = List.of("1", checkRun, lowMark);
         Duration maxWait = this.options.maxWait();
+        this.maxWaitNanos = maxWait.toNanos();
         this.scripts = new RedisSegmentScripts(executor, bizTag, rangeKey, lockKey, this.options.lockTtl(), maxWait);
         this.refill = new RedisSegmentRefill(scripts, allocator, bizTag, this.options, lowMark);
         this.combiner = !this.options.coalesce() ? null : new CallCombiner(this::issue, this.options.maxBatch(),
@@ -229,7 +232,7 @@ public class RedisSegmentIdGenerator implements StoreBackedGenerator {
 
     /** Issues {@code count} numbers and returns the first; the others follow it. */
     private long take(int count) {
-        return combiner != null ? combiner.take(count) : issue(count, System.nanoTime() + options.maxWait().toNanos());
+        return combiner != null ? combiner.take(count) : issue(count, System.nanoTime() + maxWaitNanos);
     }
 
     /**

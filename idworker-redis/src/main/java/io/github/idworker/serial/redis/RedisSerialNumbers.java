@@ -41,10 +41,10 @@ import java.util.concurrent.locks.LockSupport;
  * every script runs on Redis Cluster:
  * <ul>
  *   <li>{@code {idworker:serial:order}:20261123} — hash {@code lo} (last number issued), {@code hi} (last number
- *       of the stock), {@code run_id} (the identity of the Redis that installed it: its run id and replication id), {@code installed_ms}; it expires
- *       two days after its period ends by the installing node's clock, counted as a relative expiry so that
- *       Redis's own clock need not agree with it (an early expiry only makes a gap: the next refill reserves
- *       above the database's high-water);</li>
+ *       of the stock), {@code run_id} (the identity of the Redis that installed it: its replication id),
+ *       {@code installed_ms}; it expires two days after its period ends by the installing node's clock, counted as
+ *       a relative expiry so that Redis's own clock need not agree with it (an early expiry only makes a gap: the
+ *       next refill reserves above the database's high-water);</li>
  *   <li>{@code {idworker:serial:order}:20261123:lock} — the refill lock, holding its owner's random token;</li>
  *   <li>{@code {idworker:serial:order}:use:<n>} — numbers taken in the {@code n}-th 5-minute bucket since the
  *       epoch, expiring after 65 minutes: demand counters nobody resets.</li>
@@ -55,8 +55,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Read the clock once; the rule's zone gives the date, which names both the period's stock and the printed
  *       date, so a stock never prints another day's date.</li>
  *   <li>One {@code serial-take.lua} call (one round trip): when the stock holds {@code n} more numbers below the
- *       rule's max it advances {@code lo} by {@code n}, adds {@code n} to the demand bucket and returns the first
- *       number and how many are left. Otherwise it answers {@code MISSING} (no stock, or one installed by another
+ *       rule's max it advances {@code lo} by {@code n}, adds {@code n} to the demand bucket and returns the last
+ *       number issued and how many are left, as two integers (in Redis: {@code HMGET}, {@code INFO replication},
+ *       {@code HINCRBY}, {@code INCRBY}; the keys and, for {@code n = 1}, the arguments are built once per stock).
+ *       Otherwise it answers {@code MISSING} (no stock, or one installed by another
  *       Redis process, whose {@code lo} may have gone back), {@code SHORT} or {@code MAX}; none of these ever
  *       reaches a caller as a number. {@code MAX} → {@link SerialExhaustedException}.</li>
  *   <li>When the numbers left are at or below the rule's {@code critical}, a background refill starts (at most
@@ -86,7 +88,7 @@ import java.util.concurrent.locks.LockSupport;
  * only through an install made under a lock kept beside the stock. A Redis that lost its data lost the lock too,
  * so later installs hold ranges reserved after the loss, above everything issued. A Redis restored from an older
  * snapshot, a fail-over to a lagging replica or a fail-back to a demoted master brings back an old {@code lo},
- * but also an old identity (run id and replication id): with {@code check-run-id} on (the
+ * but also an old identity (its replication id, checked in every take): with {@code check-run-id} on (the
  * default) the stock is refused and refilled above the high-water. Failures to reach Redis or the database
  * surface as {@link CenterUnavailableException}; while the database is down the stock keeps serving and refills
  * retry. Thread-safe; the executor may be shared.
@@ -100,7 +102,6 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private final RedisScriptExecutor executor;
     private final SerialRules rules;
     private final RedisSerialOptions options;
-    private final String checkRun;
     private final SerialStockRefiller refiller;
     /** The stock each rule used last, so a call does no date arithmetic while the day stays the same. */
     private final Map<String, SerialStock> lastStocks = new ConcurrentHashMap<>();
@@ -120,7 +121,6 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.rules = Objects.requireNonNull(rules, "rules");
         this.options = Objects.requireNonNull(options, "options");
-        this.checkRun = options.checkRunId() ? "1" : "0";
         this.refiller = new SerialStockRefiller(executor, Objects.requireNonNull(store, "store"), options);
     }
 
@@ -239,24 +239,20 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * that completes in Redis after that leaves its numbers unused (a gap), never issued twice.
      */
     private Taken takeOnce(SerialStock stock, int count, long now, long deadline) {
-        long bucket = SerialStock.bucket(now);
-        List<Object> reply = executor.execute(TAKE, stock.takeKeys(bucket),
-                List.of(count == 1 ? "1" : Integer.toString(count), checkRun, stock.maxText,
-                        SerialStock.BUCKET_TTL_MILLIS),
-                deadline, () -> new SerialStockEmptyException(stock.rule.name(), stock.period,
-                        "Redis did not answer the take of serial rule '" + stock.rule.name() + "' period "
-                        + stock.period + " within " + options.maxWait().toMillis() + " ms ("
-                        + RedisSerialOptions.MAX_WAIT_PROPERTY + "); numbers it may still take are skipped, never "
-                        + "handed out. Check that Redis is up, or raise " + RedisSerialOptions.MAX_WAIT_PROPERTY + "."));
-        String status = ScriptReplies.text(reply, 0, stock.takeContext);
+        List<Object> reply = executor.execute(TAKE, stock.takeKeys(SerialStock.bucket(now)), stock.takeArgs(count),
+                deadline, stock.takeTimedOut);
         String context = stock.takeContext;
-        return switch (status) {
-            case "OK" -> new Taken(Status.OK, ScriptReplies.number(reply, 1, context), ScriptReplies.number(reply, 2, context));
+        // a take that issued answers {last, left}: integers, no status text to decode
+        if (!reply.isEmpty() && reply.get(0) instanceof Number last) {
+            return new Taken(Status.OK, last.longValue() - count + 1, ScriptReplies.number(reply, 1, context));
+        }
+        return switch (ScriptReplies.text(reply, 0, context)) {
             case "MISSING" -> new Taken(Status.MISSING, -1, -1);
             case "SHORT" -> new Taken(Status.SHORT, -1, ScriptReplies.number(reply, 1, context));
             case "MAX" -> new Taken(Status.MAX, -1, 0);
-            default -> throw new CenterUnavailableException("Unexpected Redis reply " + ScriptReplies.describe(reply)
-                    + " to " + context, null);
+            // integers as text from a client that gives them so; anything else is no number and fails here
+            default -> new Taken(Status.OK, ScriptReplies.number(reply, 0, context) - count + 1,
+                    ScriptReplies.number(reply, 1, context));
         };
     }
 

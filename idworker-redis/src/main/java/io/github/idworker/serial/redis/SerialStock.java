@@ -2,6 +2,7 @@ package io.github.idworker.serial.redis;
 
 import io.github.idworker.serial.SerialRule;
 import io.github.idworker.serial.SerialRuleStats;
+import io.github.idworker.serial.SerialStockEmptyException;
 
 import org.jspecify.annotations.Nullable;
 
@@ -9,12 +10,13 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The Redis keys and fixed script arguments of one (rule, period) stock, worked out once when a call first meets
- * the period, so a take builds no string but its count. Guarantees: every key of the stock (the stock hash, its
- * refill lock, its demand buckets) carries the rule's one hash tag, so each script runs on one Redis Cluster slot;
- * the stock's expiry is counted from the end of its period in the rule's zone.
+ * the period, so a take of one number builds no string and no list. Guarantees: every key of the stock (the stock
+ * hash, its refill lock, its demand buckets) carries the rule's one hash tag, so each script runs on one Redis
+ * Cluster slot; the stock's expiry is counted from the end of its period in the rule's zone.
  */
 final class SerialStock {
 
@@ -37,6 +39,11 @@ final class SerialStock {
 
     final String maxText;
     final String takeContext;
+    /** The arguments of a take of one number, the most frequent call: built once, not per call. */
+    private final List<String> argsOfOne;
+    private final String checkRun;
+    /** The failure of a take Redis did not answer in time; one supplier per stock, not one per call. */
+    final Supplier<SerialStockEmptyException> takeTimedOut;
     final SerialRuleStats stats;
     private volatile @Nullable BucketKeys takeKeys;
 
@@ -54,6 +61,13 @@ final class SerialStock {
         this.lockKey = stockKey + ":lock";
         this.maxText = Long.toString(rule.max());
         this.takeContext = "serial-take of rule '" + rule.name() + "' period " + period;
+        this.checkRun = options.checkRunId() ? "1" : "0";
+        this.argsOfOne = List.of("1", checkRun, maxText, BUCKET_TTL_MILLIS);
+        long maxWaitMillis = options.maxWait().toMillis();
+        this.takeTimedOut = () -> new SerialStockEmptyException(rule.name(), period, "Redis did not answer the take "
+                + "of serial rule '" + rule.name() + "' period " + period + " within " + maxWaitMillis + " ms ("
+                + RedisSerialOptions.MAX_WAIT_PROPERTY + "); numbers it may still take are skipped, never handed out. "
+                + "Check that Redis is up, or raise " + RedisSerialOptions.MAX_WAIT_PROPERTY + ".");
         LocalDate last = rule.reset().lastDay(date);
         this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
                 : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
@@ -76,6 +90,11 @@ final class SerialStock {
 
     String useKey(long bucket) {
         return tag + ":use:" + bucket;
+    }
+
+    /** The arguments of {@code serial-take.lua} for {@code count} numbers. */
+    List<String> takeArgs(int count) {
+        return count == 1 ? argsOfOne : List.of(Integer.toString(count), checkRun, maxText, BUCKET_TTL_MILLIS);
     }
 
     /** The keys of a take in {@code bucket}; built once per bucket, as a take runs thousands of times a second. */
