@@ -53,7 +53,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Steps of {@code next(rule, n)}:
  * <ol>
  *   <li>Read the clock once; the rule's zone gives the date, which names both the period's stock and the printed
- *       date, so a stock never prints another day's date.</li>
+ *       date, so a stock never prints another day's date. A reading inside the window of the stock used last (its
+ *       day at one zone offset) takes that stock without working the date out again.</li>
  *   <li>One {@code serial-take.lua} call (one round trip): when the stock holds {@code n} more numbers below the
  *       rule's max it advances {@code lo} by {@code n}, adds {@code n} to the demand bucket and returns the last
  *       number issued and how many are left, as two integers (in Redis: {@code HMGET}, {@code INFO replication},
@@ -103,7 +104,10 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
     private final SerialRules rules;
     private final RedisSerialOptions options;
     private final SerialStockRefiller refiller;
-    /** The stock each rule used last, so a call does no date arithmetic while the day stays the same. */
+    /**
+     * The stock each rule used last, so a call does no date arithmetic while the day and the zone's offset stay
+     * the same ({@link SerialStock#holds}).
+     */
     private final Map<String, SerialStock> lastStocks = new ConcurrentHashMap<>();
     private final LongAdder waitedCalls = new LongAdder();
     /** Per rule, for {@link #ruleStatuses()}; a stock looks its rule's entry up once, when it is created. */
@@ -150,12 +154,15 @@ public class RedisSerialNumbers implements SerialNumbers, AutoCloseable {
      * period's keys and the printed date.
      */
     private SerialStock stock(SerialRule rule, long now) {
-        LocalDate date = rule.date(now);
         SerialStock s = lastStocks.get(rule.name());
+        if (s != null && s.rule == rule && s.holds(now)) {
+            return s;
+        }
+        LocalDate date = rule.date(now);
         if (s != null && s.rule == rule && s.date.equals(date)) {
             return s;
         }
-        s = new SerialStock(rule, date, options, stats.computeIfAbsent(rule.name(), SerialRuleStats::new));
+        s = new SerialStock(rule, date, now, options, stats.computeIfAbsent(rule.name(), SerialRuleStats::new));
         lastStocks.put(rule.name(), s);
         return s;
     }

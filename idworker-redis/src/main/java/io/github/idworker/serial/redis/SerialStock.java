@@ -6,8 +6,12 @@ import io.github.idworker.serial.SerialStockEmptyException;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -36,6 +40,9 @@ final class SerialStock {
     final String stockKey;
     final String lockKey;
     final long expireAtMillis;
+    /** The window in which the rule's date is {@link #date} for certain (see {@link #holds}). */
+    private final long fromMillis;
+    private final long untilMillis;
 
     final String maxText;
     final String takeContext;
@@ -50,8 +57,14 @@ final class SerialStock {
     private record BucketKeys(long bucket, List<String> keys) {
     }
 
-    SerialStock(SerialRule rule, LocalDate date, RedisSerialOptions options, SerialRuleStats stats) {
+    /**
+     * @param date the rule's date at {@code nowMillis}
+     * @param nowMillis the clock reading that gave {@code date}
+     */
+    SerialStock(SerialRule rule, LocalDate date, long nowMillis, RedisSerialOptions options, SerialRuleStats stats) {
         this.rule = rule;
+        this.fromMillis = nowMillis;
+        this.untilMillis = sameDateUntil(rule.zone(), date, nowMillis);
         this.stats = stats;
         this.date = date;
         this.dateText = rule.dateText(date);
@@ -72,6 +85,28 @@ final class SerialStock {
         this.expireAtMillis = last.equals(LocalDate.MAX) ? 0
                 : last.plusDays(1).atTime(LocalTime.MIDNIGHT).atZone(rule.zone()).toInstant().toEpochMilli()
                         + PERIOD_GRACE_MILLIS;
+    }
+
+    /**
+     * Whether the rule's date at {@code nowMillis} is this stock's date, without date arithmetic: true only inside
+     * the window from the clock reading that created the stock to the end of its day or the zone's next offset
+     * change, whichever comes first. Outside it the caller works the date out.
+     */
+    boolean holds(long nowMillis) {
+        return nowMillis >= fromMillis && nowMillis < untilMillis;
+    }
+
+    /**
+     * The end of the window after {@code nowMillis} in which the date in {@code zone} stays {@code date}: within
+     * one offset the local date only grows with the instant, so it is {@code date} from {@code nowMillis} until the
+     * next day begins at that offset or the offset changes.
+     */
+    private static long sameDateUntil(ZoneId zone, LocalDate date, long nowMillis) {
+        Instant now = Instant.ofEpochMilli(nowMillis);
+        ZoneRules zoneRules = zone.getRules();
+        long until = date.plusDays(1).atStartOfDay().toEpochSecond(zoneRules.getOffset(now)) * 1000;
+        ZoneOffsetTransition next = zoneRules.nextTransition(now);
+        return next == null ? until : Math.min(until, next.toEpochSecond() * 1000);
     }
 
     /** The demand bucket of {@code nowMillis}: its number of 5-minute steps since the epoch. */
