@@ -137,7 +137,7 @@ inline take() { lo++; issue(lo) }
 #endif
 
 #ifdef POOL
-/* pool-take.lua L36-76 (count 1): a pool stamped by another identity is dropped (RESET, L39-44), else LPOP */
+/* pool-take-steps.lua L9-51 (count 1): a pool stamped by another identity is dropped (RESET, L11-16), else LPOP */
 #ifdef NO_RUN_ID_CHECK
 #define TAKEABLE (has && hi > lo)
 #else
@@ -148,7 +148,7 @@ inline take() {
   if :: lo > gapLo && lo <= gapHi -> lo = gapHi + 1 :: else fi;   /* the numbers of a gap were never appended */
   issue(lo)
 }
-/* L39-44: a missing or foreign stamp: DEL list and meta, stamp anew */
+/* pool-take-steps.lua L11-16: a missing or foreign stamp: DEL list and meta, stamp anew */
 #define RESETTABLE (sid != rid)
 inline reset() { has = 0; lo = 0; hi = 0; gapLo = 0; gapHi = 0; hwKnown = 0; sid = rid }
 #endif
@@ -218,7 +218,7 @@ end:
   :: atomic { TAKEABLE -> take() }
 #ifdef POOL
 #ifndef NO_RUN_ID_CHECK
-  :: atomic { RESETTABLE -> reset() }                        /* pool-take.lua L39-44 */
+  :: atomic { RESETTABLE -> reset() }                        /* pool-take-steps.lua L11-16 */
 #endif
 #endif
   /* the refill: take the lock, SET NX PX with a fresh token (RedisSegmentRefill L102-103, SerialStockRefiller,

@@ -1,5 +1,6 @@
 package io.github.idworker.service;
 
+import io.github.idworker.pool.IdPools;
 import io.github.idworker.signing.RequestSigner;
 import io.github.idworker.signing.SignatureVerifier;
 import org.jspecify.annotations.Nullable;
@@ -120,7 +121,44 @@ public class RequestAuthenticator {
      */
     public ServiceApp authenticate(String method, String path, String rawQuery, Function<String, String> header,
                                    String family, String name, int count) {
-        String entity = name;
+        ServiceApp app = verified(method, path, rawQuery, header);
+        long timestamp = timestamp(header);
+        RequestGate.Admission admission = gate.admit(app.appKey(), header.apply(RequestSigner.NONCE), timestamp,
+                nonceTtl(timestamp), resetGuard, app.allows(family, name), count, app.maxPerSecond());
+        admitted(admission, app, family, name, count);
+        return app;
+    }
+
+    /**
+     * Authenticates a pool call like {@link #authenticate(String, String, String, Function, String, int)} and,
+     * once it is admitted, takes its {@code count} IDs of {@code entity} from {@code pools}: through
+     * {@link RequestGate#admitAndTake}, which a gate whose store holds the pools too (a single Redis) makes one
+     * round trip. A refused call takes nothing.
+     *
+     * @return the IDs, {@code count} of them
+     * @throws UnauthorizedException when the call cannot be authenticated or is a replay
+     * @throws EntityForbiddenException when the application may not take from {@code entity}
+     * @throws AppRateLimitedException when {@code count} more IDs would pass the application's own limit
+     * @throws io.github.idworker.IdWorkerException the refusals of {@link IdPools#take} (empty pool, the entity's
+     *         rate, a count above its {@code max-per-request}, ...)
+     */
+    public long[] take(String method, String path, String rawQuery, Function<String, String> header, IdPools pools,
+                       String entity, int count) {
+        ServiceApp app = verified(method, path, rawQuery, header);
+        long timestamp = timestamp(header);
+        RequestGate.AdmittedTake taken = gate.admitAndTake(app.appKey(), header.apply(RequestSigner.NONCE),
+                timestamp, nonceTtl(timestamp), resetGuard, app.allows(ServiceApp.POOL_FAMILY, entity),
+                app.maxPerSecond(), pools, entity, count);
+        admitted(taken.admission(), app, ServiceApp.POOL_FAMILY, entity, count);
+        long[] ids = taken.ids();
+        if (ids == null) {
+            throw new IllegalStateException(gate + " admitted a call to pool '" + entity + "' without its IDs");
+        }
+        return ids;
+    }
+
+    /** Step 1: the signature, and the application it names, enabled. */
+    private ServiceApp verified(String method, String path, String rawQuery, Function<String, String> header) {
         SignatureVerifier.Outcome outcome = verifier.verify(method, path, rawQuery, header);
         switch (outcome) {
             case VALID -> { }
@@ -135,18 +173,28 @@ public class RequestAuthenticator {
             // disabled or deleted between the signature check and here: the same answer as an unknown key
             throw new UnauthorizedException(UnauthorizedException.Reason.SIGNATURE);
         }
-        long timestamp = Long.parseLong(header.apply(RequestSigner.TIMESTAMP).trim());
-        long keepMillis = Math.max(1, timestamp + windowMillis - clock.getAsLong()) + toleranceMillis;
-        String nonce = header.apply(RequestSigner.NONCE);
-        RequestGate.Admission admission = gate.admit(app.appKey(), nonce, timestamp, Duration.ofMillis(keepMillis),
-                resetGuard, app.allows(family, name), count, app.maxPerSecond());
-        return switch (admission.decision()) {
-            case ADMITTED -> app;
+        return app;
+    }
+
+    private static long timestamp(Function<String, String> header) {
+        return Long.parseLong(header.apply(RequestSigner.TIMESTAMP).trim());
+    }
+
+    /** Until the timestamp can no longer pass on any instance. */
+    private Duration nonceTtl(long timestamp) {
+        return Duration.ofMillis(Math.max(1, timestamp + windowMillis - clock.getAsLong()) + toleranceMillis);
+    }
+
+    /** Step 2's refusals as exceptions; returns when the call was admitted. */
+    private static void admitted(RequestGate.Admission admission, ServiceApp app, String family, String name,
+                                 int count) {
+        switch (admission.decision()) {
+            case ADMITTED -> { }
             case REPLAY -> throw new UnauthorizedException(UnauthorizedException.Reason.REPLAY);
             case STORE_RESET -> throw new UnauthorizedException(UnauthorizedException.Reason.STORE_RESET);
-            case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), family, entity);
+            case FORBIDDEN -> throw new EntityForbiddenException(app.appKey(), family, name);
             case RATE_LIMITED -> throw new AppRateLimitedException(app.appKey(), count, app.maxPerSecond(),
                     admission.retryAfter());
-        };
+        }
     }
 }

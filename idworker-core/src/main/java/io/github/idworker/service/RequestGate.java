@@ -1,5 +1,8 @@
 package io.github.idworker.service;
 
+import io.github.idworker.pool.IdPools;
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 
 /**
@@ -8,7 +11,8 @@ import java.time.Duration;
  * most once across every instance, so exactly one of two calls carrying it gets past {@link Decision#REPLAY};
  * a call refused for any reason takes nothing from the application's rate; a store that lost nonces it had
  * recorded (data lost, a restart, a fail-over to a replica that lacked them) refuses, with
- * {@link Decision#STORE_RESET}, every call stamped so early that its nonce may have been among them.
+ * {@link Decision#STORE_RESET}, every call stamped so early that its nonce may have been among them;
+ * {@link #admitAndTake} takes from a pool only what an admitted call asked for.
  */
 public interface RequestGate {
 
@@ -17,6 +21,13 @@ public interface RequestGate {
 
     /** A decision, with the wait when it is {@link Decision#RATE_LIMITED}. */
     record Admission(Decision decision, Duration retryAfter) {
+
+        /** The admission of every admitted call. */
+        public static final Admission ADMITTED = new Admission(Decision.ADMITTED, Duration.ZERO);
+    }
+
+    /** The outcome of {@link #admitAndTake}: the admission, and the IDs when it is {@link Decision#ADMITTED}. */
+    record AdmittedTake(Admission admission, long @Nullable [] ids) {
     }
 
     /**
@@ -37,4 +48,21 @@ public interface RequestGate {
      */
     Admission admit(String appKey, String nonce, long timestampMillis, Duration nonceTtl, Duration resetGuard,
                     boolean allowed, int count, int maxPerSecond);
+
+    /**
+     * Admits a call like {@link #admit} and, only when it is admitted, takes {@code count} IDs of {@code entity}
+     * from {@code pools} ({@link IdPools#take}, whose refusals are thrown as they come). A refused call takes
+     * nothing. The default makes the two calls one after the other; a gate whose store holds the pools too may
+     * make them one atomic step, which may then also leave the application's rate uncounted when the pool refuses.
+     *
+     * @throws IllegalArgumentException as {@link #admit} does; nothing is recorded, counted or taken
+     */
+    default AdmittedTake admitAndTake(String appKey, String nonce, long timestampMillis, Duration nonceTtl,
+                                      Duration resetGuard, boolean allowed, int maxPerSecond, IdPools pools,
+                                      String entity, int count) {
+        Admission admission = admit(appKey, nonce, timestampMillis, nonceTtl, resetGuard, allowed, count,
+                maxPerSecond);
+        return new AdmittedTake(admission,
+                admission.decision() == Decision.ADMITTED ? pools.take(entity, count) : null);
+    }
 }

@@ -3,7 +3,11 @@ package io.github.idworker.redis;
 import io.github.idworker.CenterUnavailableException;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.JedisSentineled;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -202,6 +206,18 @@ public class JedisScriptExecutor implements RedisScriptExecutor {
         }
         // one object for the bare integer of the hottest scripts (segment-next), not a list and its array
         return reply == null ? List.of() : Collections.singletonList(reply);
+    }
+
+    /**
+     * True when {@code other} is a {@code JedisScriptExecutor} over the same client and that client talks to one
+     * server: a {@link RedisClient} or {@link JedisPooled} (one host), a {@link RedisSentinelClient} or
+     * {@link JedisSentineled} (the master). A cluster client, or any other {@link UnifiedJedis}, answers false.
+     */
+    @Override
+    public boolean sharesOneServerWith(RedisScriptExecutor other) {
+        return other instanceof JedisScriptExecutor o && o.jedis == jedis
+                && (jedis instanceof RedisClient || jedis instanceof JedisPooled
+                        || jedis instanceof RedisSentinelClient || jedis instanceof JedisSentineled);
     }
 
     @Override

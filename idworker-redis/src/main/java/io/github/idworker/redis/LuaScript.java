@@ -14,6 +14,12 @@ import java.util.Objects;
  */
 public final class LuaScript {
 
+    /**
+     * {@code redis-identity.lua}: {@code identity_and_time()}, this Redis's {@code master_replid} and {@code TIME},
+     * read on every call; composed in front of the scripts that check the identity on every call.
+     */
+    public static final LuaScript IDENTITY = load(LuaScript.class, "redis-identity");
+
     private final String name;
     private final String source;
     private final String sha1;
@@ -38,6 +44,18 @@ public final class LuaScript {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read Lua script " + path, e);
         }
+    }
+
+    /**
+     * One script made of {@code parts} in their order, e.g. a library of steps ({@code request-gate.lua}) in front
+     * of the part that calls them: the text Redis runs and hashes is their concatenation.
+     */
+    public static LuaScript compose(String name, LuaScript... parts) {
+        StringBuilder source = new StringBuilder();
+        for (LuaScript part : parts) {
+            source.append(part.source).append('\n');
+        }
+        return new LuaScript(Objects.requireNonNull(name), source.toString());
     }
 
     /** A script from text, for scripts that are not shipped as resources. */

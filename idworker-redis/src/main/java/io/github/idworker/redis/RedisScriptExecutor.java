@@ -46,4 +46,15 @@ public interface RedisScriptExecutor {
                                  Supplier<? extends RuntimeException> onTimeout) {
         return BoundedCalls.call(() -> execute(script, keys, args), deadlineNanos, onTimeout);
     }
+
+    /**
+     * Whether every call through this executor and through {@code other} runs on one and the same single Redis
+     * server (standalone, or the master of a Sentinel or replicated setup; never Redis Cluster): then one script
+     * through this executor may take keys of different hash tags, the keys {@code other}'s scripts use among them,
+     * and find them where {@code other} would. {@code false} when this executor cannot tell, which keeps every
+     * call to the keys of one hash tag; the default.
+     */
+    default boolean sharesOneServerWith(RedisScriptExecutor other) {
+        return false;
+    }
 }

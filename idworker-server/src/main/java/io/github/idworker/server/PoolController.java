@@ -27,9 +27,12 @@ import java.util.regex.Pattern;
  *       request is refused before its signature is looked at, which tells the caller nothing about any key;</li>
  *   <li>{@link RequestAuthenticator}: signature, timestamp, nonce and replay (401 "unauthorized"), the entity
  *       allowed for the application (403), the application's own rate (429 with {@code Retry-After});</li>
- *   <li>{@link IdPools#take}: a count above the entity's {@code max-per-request} is 400, an unknown entity 404,
- *       the entity's rate 429 with {@code Retry-After}, an empty pool 503.</li>
+ *   <li>{@link IdPools#take}, only for an admitted call: a count above the entity's {@code max-per-request} is
+ *       400, an unknown entity 404, the entity's rate 429 with {@code Retry-After}, an empty pool 503.</li>
  * </ol>
+ * Steps 2 and 3 are one Redis round trip ({@code request-admit-take.lua}) when the request gate and the pools use
+ * one single Redis (not Redis Cluster) and the entity is already checked on this instance; else two
+ * ({@link RequestAuthenticator#take}).
  */
 @RestController
 @ConditionalOnBooleanProperty(name = IdWorkerServerApplication.POOL_ENABLED, matchIfMissing = true)
@@ -59,9 +62,8 @@ public class PoolController {
         }
         int n = IdController.parseCount(count);
         // the path and query exactly as sent: the signature covers the raw bytes, not Spring's decoded values
-        authenticator.authenticate(request.getMethod(), request.getRequestURI(), request.getQueryString(),
-                request::getHeader, entity, n);
-        long[] ids = pools.take(entity, n);
+        long[] ids = authenticator.take(request.getMethod(), request.getRequestURI(), request.getQueryString(),
+                request::getHeader, pools, entity, n);
         return ResponseEntity.ok().header(ENVIRONMENT_HEADER, environment).body(ids);
     }
 }

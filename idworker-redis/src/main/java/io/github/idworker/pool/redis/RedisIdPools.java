@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -66,6 +67,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link PoolTimeoutException}. IDs of an abandoned take that Redis still runs later are lost: popped from the
  * list, never handed out, never appended again.
  *
+ * {@link #takeBehind} runs the same take behind another step in one script call: the ID service's request gate
+ * admits a signed call and takes its IDs in one round trip where both live on one Redis.
+ *
  * <p>Every node checks every entity every {@code check-interval} (and at once after a refused take): when the
  * level is below {@code max-pool-size × threshold-percent / 100} it takes the refill lock, reserves whole chunks of
  * offsets in the database first and appends their IDs only above the high-water and within {@code max-pool-size};
@@ -77,7 +81,18 @@ import java.util.concurrent.locks.LockSupport;
  */
 public class RedisIdPools implements IdPools, AutoCloseable {
 
-    private static final LuaScript TAKE = LuaScript.load(RedisIdPools.class, "pool-take");
+    /** {@code pool-take-steps.lua}: the take's steps, in front of pool-take.lua and {@link #takeBehind}'s scripts. */
+    public static final LuaScript TAKE_STEPS = LuaScript.load(RedisIdPools.class, "pool-take-steps");
+    private static final LuaScript TAKE = LuaScript.compose("pool-take", LuaScript.IDENTITY, TAKE_STEPS,
+            LuaScript.load(RedisIdPools.class, "pool-take"));
+    /** Counts as text: a take sends its count as text, and most counts are small. */
+    private static final String[] COUNTS = new String[257];
+
+    static {
+        for (int i = 0; i < COUNTS.length; i++) {
+            COUNTS[i] = Integer.toString(i);
+        }
+    }
 
     private final RedisScriptExecutor executor;
     private final PoolStore store;
@@ -155,20 +170,90 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         if (count > e.maxPerRequest()) {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
-        List<Object> reply;
-        long repliedAt;
-        String status;
+        List<Object> reply = call(pool, TAKE, pool.takeKeys, takeArgs(pool, e, count), deadline);
+        return answer(pool, e, reply, ScriptReplies.text(reply, 0, pool.context), count);
+    }
+
+    /** {@link #takeBehind}'s outcome: the IDs, or the reply of the step in front when it refused the call. */
+    public record Behind(long @Nullable [] ids, @Nullable List<Object> refusal) {
+    }
+
+    /**
+     * Takes {@code count} IDs of {@code entity} as {@link #take} does, in one script call behind a step that must
+     * pass first — the request gate's admission of a signed call, which so costs one round trip. {@code script}
+     * runs that step on {@code frontKeys} and {@code frontArgs} (first in its KEYS and ARGV), then
+     * {@code pool-take-steps.lua} on this pool's keys and {@code pool-take.lua}'s arguments (after them); it answers
+     * {@code {'GATE', refusal}} when the step refused (nothing taken), else {@code pool-take.lua}'s reply, which is
+     * handled and thrown as {@link #take} does.
+     *
+     * @param front the executor whose server holds the keys the step in front uses
+     * @return {@code null}, having sent nothing, when the take cannot run so: {@code front} and this pools'
+     *         executor do not share one single server ({@link RedisScriptExecutor#sharesOneServerWith}: never on
+     *         Redis Cluster, where the keys' hash tags differ), the entity is not tracked and checked on this node
+     *         yet, or {@code count} is not within 1 and its {@code max-per-request}; the caller then runs its step
+     *         alone and {@link #take} after it, which refuses as it always does
+     */
+    public @Nullable Behind takeBehind(RedisScriptExecutor front, LuaScript script, List<String> frontKeys,
+                                       List<String> frontArgs, String entity, int count) {
+        TrackedPool pool = pools.get(entity);
+        if (pool == null || !pool.verified || closed || count < 1 || !executor.sharesOneServerWith(front)) {
+            return null;
+        }
+        PoolEntity e = pool.entity;
+        if (count > e.maxPerRequest()) {
+            return null;
+        }
+        long deadline = System.nanoTime() + options.maxWait().toNanos();
+        List<Object> reply = call(pool, script, concat(frontKeys, pool.takeKeys),
+                concat(frontArgs, takeArgs(pool, e, count)), deadline);
+        String status = ScriptReplies.text(reply, 0, pool.context);
+        if (status.equals("GATE") && reply.size() == 2 && reply.get(1) instanceof List<?> refusal) {
+            // refused in front of the take: an answer, and this pool was not even looked at
+            @SuppressWarnings("unchecked")
+            List<Object> r = (List<Object>) refusal;
+            return new Behind(null, r);
+        }
+        return new Behind(answer(pool, e, reply, status, count), null);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        String[] all = new String[a.size() + b.size()];
+        for (int i = 0; i < a.size(); i++) {
+            all[i] = a.get(i);
+        }
+        for (int i = 0; i < b.size(); i++) {
+            all[a.size() + i] = b.get(i);
+        }
+        return Arrays.asList(all);
+    }
+
+    /** pool-take.lua's arguments, the entity's limit as text kept from one take to the next. */
+    private List<String> takeArgs(TrackedPool pool, PoolEntity e, int count) {
+        return List.of(count < COUNTS.length ? COUNTS[count] : Integer.toString(count), pool.maxPerSecondText(e),
+                environmentText);
+    }
+
+    /** Runs a take's script by {@code deadline}; a failure to get its reply counts as a failed take. */
+    private List<Object> call(TrackedPool pool, LuaScript script, List<String> keys, List<String> args,
+                              long deadline) {
         try {
             // a take Redis runs after the deadline pops IDs nobody gets: lost, never handed out again
-            reply = executor.execute(TAKE, pool.takeKeys,
-                    List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText), deadline,
-                    () -> timedOut(entity, "Redis did not answer", null));
-            repliedAt = System.nanoTime();
-            status = ScriptReplies.text(reply, 0, pool.context);
+            List<Object> reply = executor.execute(script, keys, args, deadline,
+                    () -> timedOut(pool.key, "Redis did not answer", null));
+            if (reply.isEmpty()) {
+                throw new CenterUnavailableException("Empty Redis reply to a take from " + pool.context, null);
+            }
+            return reply;
         } catch (RuntimeException failure) {
             pool.takeFailure.failed(failure);
             throw failure;
         }
+    }
+
+    /** pool-take.lua's reply: the IDs, or its refusal thrown. */
+    private long[] answer(TrackedPool pool, PoolEntity e, List<Object> reply, String status, int count) {
+        long repliedAt = System.nanoTime();
+        String entity = pool.key;
         switch (status) {
             case "OK" -> {
                 long[] ids = ids(reply, count, pool.context);

@@ -69,6 +69,8 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
     private final @Nullable LettuceScriptCalls lettuce;
     /** The longest a Jedis call blocks, or -1 when unknown or not Jedis. */
     private final long maxCallNanos;
+    /** A Lettuce or Jedis factory of one server, not a cluster: see {@link #sharesOneServerWith}. */
+    private final boolean oneServer;
 
     public SpringRedisScriptExecutor(RedisConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
@@ -77,8 +79,9 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
         boolean isLettuce = extendsClass(connectionFactory.getClass(), LETTUCE_FACTORY);
         this.resultType = isLettuce ? List.class : Object.class;
         this.lettuce = isLettuce ? LettuceScriptCalls.of(connectionFactory) : null;
-        this.maxCallNanos = extendsClass(connectionFactory.getClass(), JEDIS_FACTORY)
-                ? JedisCallBound.maxCallNanos(connectionFactory) : -1;
+        boolean isJedis = extendsClass(connectionFactory.getClass(), JEDIS_FACTORY);
+        this.maxCallNanos = isJedis ? JedisCallBound.maxCallNanos(connectionFactory) : -1;
+        this.oneServer = (isLettuce || isJedis) && invoke("getClusterConfiguration") == null;
     }
 
     private static boolean extendsClass(Class<?> type, String name) {
@@ -129,6 +132,17 @@ public class SpringRedisScriptExecutor implements RedisScriptExecutor {
             return execute(script, keys, args);
         }
         return RedisScriptExecutor.super.execute(script, keys, args, deadlineNanos, onTimeout);
+    }
+
+    /**
+     * True when {@code other} is a {@code SpringRedisScriptExecutor} over the same connection factory and that
+     * factory is a Lettuce or Jedis one without a cluster configuration: standalone, Sentinel (scripts run on the
+     * master) or static master/replica. Redis Cluster, or another factory, answers false.
+     */
+    @Override
+    public boolean sharesOneServerWith(RedisScriptExecutor other) {
+        return this.oneServer && other instanceof SpringRedisScriptExecutor o
+                && o.connectionFactory == this.connectionFactory;
     }
 
     /** A failure of spring-data-redis (or of Lettuce, translated) as a {@link CenterUnavailableException}. */
