@@ -194,4 +194,10 @@ if nxt and one and big:
     print(f"target signed count=1000 >= 3 M IDs/s, no refusal: {big['ids'] / 1e6:.2f} M IDs/s, "
           f"{'no refusal' if clean else 'refusals ' + big['ref']}: {ok(big['ids'] >= 3e6 and clean)}")
     print(f"target /ids/next >= 25 000 calls/s: {nxt['rps']:,.0f}: {ok(nxt['rps'] >= 25000)}")
+seq, ser = by.get("/ids/sequence/order"), by.get("/serials/order")
+if seq and ser:
+    # issue #28: both are one Redis script call per request; the strictly ordered sequence may not cost more
+    ratio = seq["rps"] / ser["rps"]
+    print(f"target /ids/sequence/order >= 0.9 x /serials/order: {ratio:.2f} x "
+          f"({seq['rps']:,.0f} against {ser['rps']:,.0f} calls/s): {'met' if ratio >= 0.9 else 'NOT met'}")
 PY
