@@ -16,11 +16,14 @@ import io.github.idworker.pool.PoolStore;
 import io.github.idworker.pool.PoolTimeoutException;
 import io.github.idworker.pool.RateLimitedException;
 import io.github.idworker.redis.BoundedCalls;
+import io.github.idworker.redis.CrossSlot;
 import io.github.idworker.redis.LuaScript;
 import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.redis.ScriptReplies;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -81,6 +84,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public class RedisIdPools implements IdPools, AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(RedisIdPools.class);
+
     /** {@code pool-take-steps.lua}: the take's steps, in front of pool-take.lua and {@link #takeBehind}'s scripts. */
     public static final LuaScript TAKE_STEPS = LuaScript.load(RedisIdPools.class, "pool-take-steps");
     private static final LuaScript TAKE = LuaScript.compose("pool-take", LuaScript.IDENTITY, TAKE_STEPS,
@@ -106,6 +111,8 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     /** The tracker's map, read here directly: the take path looks a pool up without a call in between. */
     private final Map<String, TrackedPool> pools;
     private volatile boolean closed;
+    /** Set once Redis refused {@link #takeBehind}'s keys of two hash tags (a sharding proxy): two calls from then. */
+    private volatile boolean combinedRefused;
 
     /**
      * @param executor runs the Lua scripts on Redis
@@ -187,16 +194,19 @@ public class RedisIdPools implements IdPools, AutoCloseable {
      * handled and thrown as {@link #take} does.
      *
      * @param front the executor whose server holds the keys the step in front uses
-     * @return {@code null}, having sent nothing, when the take cannot run so: {@code front} and this pools'
+     * @return {@code null}, having taken and recorded nothing, when the take cannot run so: {@code front} and this pools'
      *         executor do not share one single server ({@link RedisScriptExecutor#sharesOneServerWith}: never on
      *         Redis Cluster, where the keys' hash tags differ), the entity is not tracked and checked on this node
-     *         yet, or {@code count} is not within 1 and its {@code max-per-request}; the caller then runs its step
+     *         yet, or {@code count} is not within 1 and its {@code max-per-request}, or Redis refused keys of two hash
+     *         tags ({@code CROSSSLOT}: a sharding proxy in front of one address; from then on for good, the refused
+     *         call having recorded and taken nothing); the caller then runs its step
      *         alone and {@link #take} after it, which refuses as it always does
      */
     public @Nullable Behind takeBehind(RedisScriptExecutor front, LuaScript script, List<String> frontKeys,
                                        List<String> frontArgs, String entity, int count) {
         TrackedPool pool = pools.get(entity);
-        if (pool == null || !pool.verified || closed || count < 1 || !executor.sharesOneServerWith(front)) {
+        if (pool == null || !pool.verified || closed || count < 1 || combinedRefused
+                || !executor.sharesOneServerWith(front)) {
             return null;
         }
         PoolEntity e = pool.entity;
@@ -204,8 +214,28 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             return null;
         }
         long deadline = System.nanoTime() + options.maxWait().toNanos();
-        List<Object> reply = call(pool, script, concat(frontKeys, pool.takeKeys),
-                concat(frontArgs, takeArgs(pool, e, count)), deadline);
+        List<Object> reply;
+        try {
+            reply = executor.execute(script, concat(frontKeys, pool.takeKeys),
+                    concat(frontArgs, takeArgs(pool, e, count)), deadline,
+                    () -> timedOut(pool.key, "Redis did not answer", null));
+        } catch (RuntimeException failure) {
+            if (CrossSlot.refused(failure)) {
+                // a sharding proxy in front of one address (twemproxy, Envoy, a clustered managed endpoint) refuses
+                // keys of two hash tags before running anything: nothing was recorded or popped, so the caller's
+                // two calls are safe, now and for good on this node
+                combinedRefused = true;
+                log.warn("Redis refused a signed pool take in one call (keys of two hash tags): the address is a "
+                        + "sharding proxy, not one server; signed pool takes make two calls from now on");
+                return null;
+            }
+            pool.takeFailure.failed(failure);
+            throw failure;
+        }
+        if (reply.isEmpty()) {
+            throw tookFailure(pool, new CenterUnavailableException("Empty Redis reply to a take from "
+                    + pool.context, null));
+        }
         String status = ScriptReplies.text(reply, 0, pool.context);
         if (status.equals("GATE") && reply.size() == 2 && reply.get(1) instanceof List<?> refusal) {
             // refused in front of the take: an answer, and this pool was not even looked at

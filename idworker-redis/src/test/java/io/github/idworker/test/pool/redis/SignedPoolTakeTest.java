@@ -4,8 +4,6 @@ import io.github.idworker.pool.PoolEmptyException;
 import io.github.idworker.pool.PoolEntity;
 import io.github.idworker.pool.redis.RedisIdPools;
 import io.github.idworker.redis.JedisScriptExecutor;
-import io.github.idworker.redis.LuaScript;
-import io.github.idworker.redis.RedisScriptExecutor;
 import io.github.idworker.service.RequestGate.AdmittedTake;
 import io.github.idworker.service.RequestGate.Decision;
 import io.github.idworker.service.redis.RedisRequestGate;
@@ -21,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,28 +39,7 @@ class SignedPoolTakeTest {
     private PoolRedisHarness harness;
     private final List<String> appKeys = new ArrayList<>();
 
-    /** Counts script calls; it shares a server with itself only, as a test may declare of the embedded Redis. */
-    private static final class Counting implements RedisScriptExecutor {
-        final RedisScriptExecutor inner;
-        final AtomicInteger calls = new AtomicInteger();
-
-        Counting(RedisScriptExecutor inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public List<Object> execute(LuaScript script, List<String> keys, List<String> args) {
-            calls.incrementAndGet();
-            return inner.execute(script, keys, args);
-        }
-
-        @Override
-        public boolean sharesOneServerWith(RedisScriptExecutor other) {
-            return other == this;
-        }
-    }
-
-    private Counting poolExecutor;
+    private CountingExecutor poolExecutor;
     private RedisIdPools pools;
 
     @BeforeEach
@@ -71,7 +47,7 @@ class SignedPoolTakeTest {
         harness = new PoolRedisHarness("jdbc:h2:mem:signed-pool-take;MODE=MySQL;DB_CLOSE_DELAY=-1", "sa", "",
                 EmbeddedRedisSupport::newClient);
         pools = harness.newNode(PoolRedisHarness.options().build(), direct -> {
-            poolExecutor = new Counting(direct);
+            poolExecutor = new CountingExecutor(direct);
             return poolExecutor;
         });
     }
@@ -217,7 +193,7 @@ class SignedPoolTakeTest {
     @Test
     void executorsThatDoNotShareAServerMakeTwoCalls() {
         String entity = filledPool();
-        Counting gateExecutor = new Counting(poolExecutor.inner);
+        CountingExecutor gateExecutor = new CountingExecutor(poolExecutor.inner);
         RedisRequestGate gate = new RedisRequestGate(gateExecutor, PoolRedisHarness.PREFIX);
         String app = app();
         int before = poolExecutor.calls.get();
