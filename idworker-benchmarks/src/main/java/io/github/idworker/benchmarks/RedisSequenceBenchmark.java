@@ -4,6 +4,7 @@ import io.github.idworker.redis.BoundedCalls;
 import io.github.idworker.segment.jdbc.JdbcSegmentAllocator;
 import io.github.idworker.segment.redis.RedisSegmentIdGenerator;
 import io.github.idworker.segment.redis.RedisSegmentOptions;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -83,16 +84,21 @@ public class RedisSequenceBenchmark {
 
     /** A trial's Redis state that prints, after each iteration, what it cost inside Redis ({@link CommandStats}). */
     public abstract static class Measured {
-        CommandStats stats;
+        /** Set by the trial's own setup, which JMH runs before the first iteration's. */
+        @Nullable CommandStats stats;
 
         @Setup(Level.Iteration)
         public void startIteration() {
-            stats.start();
+            if (stats != null) {
+                stats.start();
+            }
         }
 
         @TearDown(Level.Iteration)
         public void endIteration() {
-            System.out.print(stats.line() + " | ");
+            if (stats != null) {
+                System.out.print(stats.line() + " | ");
+            }
         }
     }
 
