@@ -90,15 +90,6 @@ public class RedisIdPools implements IdPools, AutoCloseable {
     public static final LuaScript TAKE_STEPS = LuaScript.load(RedisIdPools.class, "pool-take-steps");
     private static final LuaScript TAKE = LuaScript.compose("pool-take", LuaScript.IDENTITY, TAKE_STEPS,
             LuaScript.load(RedisIdPools.class, "pool-take"));
-    /** Counts as text: a take sends its count as text, and most counts are small. */
-    private static final String[] COUNTS = new String[257];
-
-    static {
-        for (int i = 0; i < COUNTS.length; i++) {
-            COUNTS[i] = Integer.toString(i);
-        }
-    }
-
     private final RedisScriptExecutor executor;
     private final PoolStore store;
     private final RedisPoolOptions options;
@@ -177,7 +168,7 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         if (count > e.maxPerRequest()) {
             throw new PoolRequestTooLargeException(entity, count, e.maxPerRequest());
         }
-        List<Object> reply = call(pool, TAKE, pool.takeKeys, takeArgs(pool, e, count), deadline);
+        List<Object> reply = call(pool, TAKE, pool.takeKeys, takeArgs(e, count), deadline);
         return answer(pool, e, reply, ScriptReplies.text(reply, 0, pool.context), count);
     }
 
@@ -216,25 +207,19 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         long deadline = System.nanoTime() + options.maxWait().toNanos();
         List<Object> reply;
         try {
-            reply = executor.execute(script, concat(frontKeys, pool.takeKeys),
-                    concat(frontArgs, takeArgs(pool, e, count)), deadline,
-                    () -> timedOut(pool.key, "Redis did not answer", null));
+            reply = call(pool, script, concat(frontKeys, pool.takeKeys), concat(frontArgs, takeArgs(e, count)),
+                    deadline);
         } catch (RuntimeException failure) {
-            if (CrossSlot.refused(failure)) {
-                // a sharding proxy in front of one address (twemproxy, Envoy, a clustered managed endpoint) refuses
-                // keys of two hash tags before running anything: nothing was recorded or popped, so the caller's
-                // two calls are safe, now and for good on this node
-                combinedRefused = true;
-                log.warn("Redis refused a signed pool take in one call (keys of two hash tags): the address is a "
-                        + "sharding proxy, not one server; signed pool takes make two calls from now on");
-                return null;
+            if (!CrossSlot.refused(failure)) {
+                throw failure;
             }
-            pool.takeFailure.failed(failure);
-            throw failure;
-        }
-        if (reply.isEmpty()) {
-            throw tookFailure(pool, new CenterUnavailableException("Empty Redis reply to a take from "
-                    + pool.context, null));
+            // a sharding proxy in front of one address (twemproxy, Envoy, a clustered managed endpoint) refuses keys
+            // of two hash tags before running anything: nothing was recorded or popped, so the caller's two calls
+            // are safe, now and for good on this node
+            combinedRefused = true;
+            log.warn("Redis refused a signed pool take in one call (keys of two hash tags): the address is a "
+                    + "sharding proxy, not one server; signed pool takes make two calls from now on");
+            return null;
         }
         String status = ScriptReplies.text(reply, 0, pool.context);
         if (status.equals("GATE") && reply.size() == 2 && reply.get(1) instanceof List<?> refusal) {
@@ -257,10 +242,9 @@ public class RedisIdPools implements IdPools, AutoCloseable {
         return Arrays.asList(all);
     }
 
-    /** pool-take.lua's arguments, the entity's limit as text kept from one take to the next. */
-    private List<String> takeArgs(TrackedPool pool, PoolEntity e, int count) {
-        return List.of(count < COUNTS.length ? COUNTS[count] : Integer.toString(count), pool.maxPerSecondText(e),
-                environmentText);
+    /** pool-take.lua's arguments. */
+    private List<String> takeArgs(PoolEntity e, int count) {
+        return List.of(Integer.toString(count), Integer.toString(e.maxPerSecond()), environmentText);
     }
 
     /** Runs a take's script by {@code deadline}; a failure to get its reply counts as a failed take. */
@@ -275,7 +259,10 @@ public class RedisIdPools implements IdPools, AutoCloseable {
             }
             return reply;
         } catch (RuntimeException failure) {
-            pool.takeFailure.failed(failure);
+            // a CROSSSLOT refusal is an answer of a working Redis (takeBehind falls back), not a failed take
+            if (!CrossSlot.refused(failure)) {
+                pool.takeFailure.failed(failure);
+            }
             throw failure;
         }
     }

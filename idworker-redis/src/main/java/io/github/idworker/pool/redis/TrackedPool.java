@@ -73,22 +73,6 @@ final class TrackedPool {
         this.context = "ID pool '" + key + "'";
     }
 
-    /** The entity's {@code max-per-second} as a take sends it, with the settings it was read from. */
-    private record LimitText(PoolEntity entity, String text) {
-    }
-
-    private volatile @Nullable LimitText limitText;
-
-    /** {@code e}'s {@code max-per-second} as text, made again only when the settings changed. */
-    String maxPerSecondText(PoolEntity e) {
-        LimitText t = limitText;
-        if (t == null || t.entity() != e) {
-            t = new LimitText(e, Integer.toString(e.maxPerSecond()));
-            limitText = t;
-        }
-        return t.text();
-    }
-
     /** One level this node saw, when (wall clock, for operators) and when on this JVM's monotonic clock. */
     private record Seen(long level, long atMillis, long atNanos) {
     }
