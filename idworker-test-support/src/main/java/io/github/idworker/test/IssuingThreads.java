@@ -88,10 +88,14 @@ public final class IssuingThreads implements AutoCloseable {
         }
     }
 
-    /** Stops every thread and waits for them. */
+    /**
+     * Stops every thread and waits for them. A thread waiting for a fenced worker is interrupted out of that wait
+     * (the call fails, and counts as refused) instead of waiting out the worker's fence-wait.
+     */
     @Override
     public void close() throws InterruptedException {
         stop = true;
+        threads.forEach(Thread::interrupt);
         for (Thread t : threads) {
             t.join(30_000);
             if (t.isAlive()) {

@@ -42,11 +42,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 abstract class AbstractPreferredSlotContractTest extends AbstractWorkerFenceContractTest {
 
-    /** Whether the centre under test honours {@link LeaseRequest#preferredSlot()}; the tests of this class skip if not. */
-    protected boolean leasesPreferredSlots() {
-        return true;
-    }
-
     /**
      * The first line of each test here: a {@code @BeforeEach} would skip every test of a subclass's whole chain,
      * the rest of the lease kit included.
