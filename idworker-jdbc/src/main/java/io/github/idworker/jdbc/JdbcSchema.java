@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -248,6 +249,14 @@ public final class JdbcSchema {
                 }
             });
         }
+        // Filled in only when some row lacks it: the fill is an UPDATE of the whole table, which on InnoDB locks
+        // every row it scans (REPEATABLE READ, SERIALIZABLE) and so waits behind any allocation or hung statement
+        // holding one; a plain read does not. Every start of every node runs this, nearly always with nothing to
+        // fill. Rows still unfilled (a crash between the ALTER and the fill, a node of the old version inserting
+        // rows during a rolling upgrade) are found by the read and filled here.
+        if (!hasUnfilledRows(jdbc, added)) {
+            return;
+        }
         for (String fill : added.statements().subList(1, added.statements().size())) {
             jdbc.run("fill in column " + added.column() + " of table " + added.table(), s -> {
                 try (Statement st = s.statement()) {
@@ -256,6 +265,20 @@ public final class JdbcSchema {
                 return null;
             });
         }
+    }
+
+    /** Whether some row of the table has no value in the added column; one row read at most, no lock taken. */
+    private static boolean hasUnfilledRows(JdbcRunner jdbc, AddedColumn added) {
+        return jdbc.run("check column " + added.column() + " of table " + added.table() + " for rows to fill in",
+                s -> {
+                    try (Statement st = s.statement()) {
+                        st.setMaxRows(1);
+                        try (ResultSet rows = st.executeQuery("SELECT " + added.column() + " FROM " + added.table()
+                                + " WHERE " + added.column() + " IS NULL")) {
+                            return rows.next();
+                        }
+                    }
+                });
     }
 
     /**
