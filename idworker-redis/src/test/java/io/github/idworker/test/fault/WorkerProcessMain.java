@@ -40,7 +40,8 @@ import java.util.function.BiFunction;
  * each to a binary file (8 bytes, big-endian), so the test can check the union of all processes for duplicates.
  *
  * <p>It reports on stdout, one line each: {@code LEASE worker=… floor=… hw=…} whenever its lease changes,
- * {@code STATUS issued=… errors=… fenceTrips=… switches=…} every 200 ms, {@code ERROR <exception>} for the first
+ * {@code STATUS issued=… errors=… fenceTrips=… switches=…} every 200 ms ({@code issued}: calls of {@code nextId()}
+ * that returned an id, counted as each returns; the file gets them at the end of each 1 ms slice), {@code ERROR <exception>} for the first
  * of each kind, {@code STOPPED} after a graceful stop. It obeys stdin: {@code clock <deltaMs>} shifts its clock,
  * {@code stop} returns its lease and exits.
  *
@@ -187,6 +188,10 @@ public final class WorkerProcessMain {
                 for (int i = 0; i < perSlice && running; i++) {
                     try {
                         slice[n++] = worker.nextId();
+                        // counted as each call returns, not when the slice is written: a slice whose later calls
+                        // wait out the fence ends seconds after its first IDs were issued, and a count at the
+                        // write would show those as issued while fenced
+                        issued.incrementAndGet();
                     } catch (IdWorkerException | IllegalStateException e) {
                         n--;
                         errors.incrementAndGet();
@@ -200,7 +205,6 @@ public final class WorkerProcessMain {
                     }
                     out.flush();
                 }
-                issued.addAndGet(n);
                 slices++;
                 long ahead = started + slices * 1_000_000L - System.nanoTime();
                 if (ahead > 0) {
