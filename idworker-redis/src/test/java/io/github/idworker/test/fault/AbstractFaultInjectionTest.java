@@ -6,6 +6,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -59,6 +61,24 @@ public abstract class AbstractFaultInjectionTest {
 
     /** Removes the namespace's records from the centre. */
     protected abstract void deleteNamespace(String namespace) throws Exception;
+
+    /**
+     * On a failure, prints what each process said besides its issuing (its leases, errors, warnings and stop), so a
+     * flake in CI can be told from a fault without the processes' whole output.
+     */
+    @RegisterExtension
+    final AfterTestExecutionCallback printProcessesOnFailure = context -> {
+        if (context.getExecutionException().isEmpty()) {
+            return;
+        }
+        for (WorkerProcess p : processes) {
+            List<String> said = p.lines().stream()
+                    .filter(l -> !l.startsWith("STATUS") && !l.contains(" INFO ") && !l.startsWith("CLOCK"))
+                    .toList();
+            System.out.println("FAULT-PROCESS " + p.name + " (" + said.size() + " lines, last 30):");
+            said.subList(Math.max(0, said.size() - 30), said.size()).forEach(l -> System.out.println("  " + l));
+        }
+    };
 
     @BeforeEach
     void prepare() throws IOException {
