@@ -249,11 +249,12 @@ public final class JdbcSchema {
                 }
             });
         }
-        // Filled in only when some row lacks it: the fill is an UPDATE of the whole table, which on InnoDB locks
-        // every row it scans (REPEATABLE READ, SERIALIZABLE) and so waits behind any allocation or hung statement
-        // holding one; a plain read does not. Every start of every node runs this, nearly always with nothing to
-        // fill. Rows still unfilled (a crash between the ALTER and the fill, a node of the old version inserting
-        // rows during a rolling upgrade) are found by the read and filled here.
+        // Filled in only when some row lacks it: the fill is a write over the whole table and waits for any row
+        // lock another statement holds, where a plain read (READ COMMITTED, as the runner sets) takes none. Every
+        // start of every node runs this, nearly always with nothing to fill. A rehearsal saw the old unconditional
+        // fill hit MariaDB's statement timeout during another class's allocations; the lock behind it was not
+        // reproduced by hand. Rows still unfilled (a crash between the ALTER and the fill, a node of the old version
+        // inserting rows during a rolling upgrade) are found by the read and filled here.
         if (!hasUnfilledRows(jdbc, added)) {
             return;
         }
@@ -267,7 +268,10 @@ public final class JdbcSchema {
         }
     }
 
-    /** Whether some row of the table has no value in the added column; one row read at most, no lock taken. */
+    /**
+     * Whether some row of the table has no value in the added column; returns at most one row and takes no lock
+     * (the column has no index, so the read may scan the table, within the statement timeout).
+     */
     private static boolean hasUnfilledRows(JdbcRunner jdbc, AddedColumn added) {
         return jdbc.run("check column " + added.column() + " of table " + added.table() + " for rows to fill in",
                 s -> {

@@ -71,11 +71,18 @@ public abstract class AbstractFaultInjectionTest {
         if (context.getExecutionException().isEmpty()) {
             return;
         }
-        for (WorkerProcess p : processes) {
-            List<String> said = p.lines().stream()
-                    .filter(l -> !l.startsWith("STATUS") && !l.contains(" INFO ") && !l.startsWith("CLOCK"))
+        // a copy: after a timeout (separate thread) the test thread may still be launching processes
+        for (WorkerProcess p : List.copyOf(processes)) {
+            List<String> lines = p.lines();
+            List<String> said = lines.stream()
+                    .filter(l -> !l.startsWith("LEASE") && !l.startsWith("STATUS") && !l.contains(" INFO ")
+                            && !l.startsWith("CLOCK"))
                     .toList();
-            System.out.println("FAULT-PROCESS " + p.name + " (" + said.size() + " lines, last 30):");
+            System.out.println("FAULT-PROCESS " + p.name + ": every lease, the last status, the last 30 of "
+                    + said.size() + " other lines");
+            lines.stream().filter(l -> l.startsWith("LEASE")).forEach(l -> System.out.println("  " + l));
+            lines.stream().filter(l -> l.startsWith("STATUS")).reduce((a, b) -> b)
+                    .ifPresent(l -> System.out.println("  " + l));
             said.subList(Math.max(0, said.size() - 30), said.size()).forEach(l -> System.out.println("  " + l));
         }
     };
