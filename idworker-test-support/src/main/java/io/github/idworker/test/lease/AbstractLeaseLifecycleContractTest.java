@@ -62,7 +62,10 @@ abstract class AbstractLeaseLifecycleContractTest extends AbstractClockBoundCont
             for (Future<WorkerLease> f : leases) {
                 WorkerLease lease = f.get(60, TimeUnit.SECONDS);
                 slots.add(lease.workerId());
-                assertThat(store.storedOwner(ns, lease.workerId())).isEqualTo(lease.owner());
+                assertThat(store.storedOwner(ns, lease.workerId()))
+                        .as("owner stored for worker id %d of %s after %d of %d borrows returned",
+                                lease.workerId(), ns, slots.size(), borrowers)
+                        .isEqualTo(lease.owner());
                 assertThat(lease.workerId()).isBetween(0, 1023);
             }
             assertThat(slots).hasSize(borrowers);
