@@ -1,5 +1,6 @@
 package io.github.idworker.spring.boot.embedded;
 
+import org.jspecify.annotations.Nullable;
 import redis.embedded.core.ExecutableProvider;
 
 import java.io.File;
@@ -18,6 +19,9 @@ import java.util.concurrent.TimeUnit;
 public final class EmbeddedRedisProcess {
 
     private static final long START_WAIT_MILLIS = 10_000;
+    private static final int BUSY_RETRIES = 50;
+
+    private static @Nullable File binary;
 
     private final int port;
     private final Process process;
@@ -29,10 +33,8 @@ public final class EmbeddedRedisProcess {
 
     /** Starts Redis on {@code 127.0.0.1:port} and waits until it accepts connections. */
     public static EmbeddedRedisProcess start(int port) throws IOException {
-        File binary = ExecutableProvider.newJarResourceProvider().get();
-        Process process = new ProcessBuilder(List.of(binary.getAbsolutePath(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = launch(List.of(binary().getAbsolutePath(), "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_WAIT_MILLIS);
         while (true) {
             if (!process.isAlive()) {
@@ -48,6 +50,38 @@ public final class EmbeddedRedisProcess {
                             + " ms");
                 }
                 sleep(50);
+            }
+        }
+    }
+
+    /**
+     * The binary, written out of embedded-redis's jar once per JVM. embedded-redis writes a new copy into a new
+     * temporary directory at every call (each kept until the JVM exits): with two demos or tests starting at once in
+     * one JVM, a process forked by one while the other wrote its copy held the writing descriptor, and running that
+     * copy failed with "Text file busy".
+     */
+    private static synchronized File binary() throws IOException {
+        if (binary == null || !binary.canExecute()) {
+            binary = ExecutableProvider.newJarResourceProvider().get();
+        }
+        return binary;
+    }
+
+    /**
+     * Starts the process; again, up to {@value #BUSY_RETRIES} times, while Linux answers "Text file busy": a process
+     * another thread forks while the binary is being written holds the writing descriptor until it runs its own
+     * program, a moment later.
+     */
+    private static Process launch(List<String> command) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            } catch (IOException e) {
+                if (attempt >= BUSY_RETRIES || !String.valueOf(e.getMessage()).contains("error=26")) {
+                    throw e;
+                }
+                sleep(20);
             }
         }
     }
