@@ -5,7 +5,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartingEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 import java.io.IOException;
@@ -25,6 +34,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -43,8 +57,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and {@code openssl}, with two changes only: the port, and the secret file "named at startup" (the server's own).
  * Any other curl line is sent by this test as curl would send it ({@code -I}, {@code -i}, {@code -s}, {@code -X},
  * {@code -H}, {@code --path-as-is}; another option fails the test until it is taught here).
+ *
+ * <p>Examples run up to four at once where the build enables JUnit's parallel execution: each server has its own
+ * ports, embedded Redis, in-memory database and namespace, and most of an example's time is its fresh namespace's
+ * first wait (the loss guard, 4.5 s in the demo profile), not work.
  */
 @Tag("slow")
+@Execution(ExecutionMode.CONCURRENT)
 class DocumentedCurlExamplesTest {
 
     /** A documented example; {@code DocsCommandsTest} (idworker-core) claims the same lines by this text. */
@@ -104,43 +123,108 @@ class DocumentedCurlExamplesTest {
         return examples().stream().map(e -> DynamicTest.dynamicTest(e.block().where(), () -> run(e)));
     }
 
-    private static void run(Example example) throws Exception {
-        try (ConfigurableApplicationContext server = DocumentedMarkdown.start(example.start())) {
-            int port = DocumentedMarkdown.port(server);
-            awaitHealthy(port);
-            if (example.before().contains(KILLED_REDIS)) {
-                shutDownRedis(server.getEnvironment().getRequiredProperty("spring.data.redis.port", Integer.class));
-            }
-            List<String> failures = new ArrayList<>();
-            List<DocumentedMarkdown.Line> lines = example.block().lines();
-            boolean shell = lines.stream().anyMatch(l -> !l.text().startsWith("#")
-                    && SHELL_VARIABLE.matcher(l.text()).find());
-            List<DocumentedAnswer.Served> served = shell ? runInBash(lines, port) : new ArrayList<>();
-            int shellIndex = 0;
-            for (int i = 0; i < lines.size(); i++) {
-                String text = lines.get(i).text();
-                if (!text.startsWith("curl ")) {
-                    continue;
+    /**
+     * Every demo server of this JVM hands its secret over in one file ({@link IdServiceConfig#secretFile}), written
+     * at its start and deleted after it: an example that signs with it (a shell block) holds the write lock from
+     * before its server starts until the file is deleted; any other holds the read lock while its server starts and
+     * while it stops, so no other start rewrites the file under a signed call.
+     */
+    private static final ReadWriteLock SECRET_FILE = new ReentrantReadWriteLock();
+    /**
+     * Spring Boot sets up the JVM's one logging system as an application starts and cleans it up as one closes;
+     * starts at once in one JVM raced there (a ConcurrentModificationException). Held from the start until the
+     * context is prepared, before its beans (the lease's first wait is among them), and while a context closes.
+     */
+    private static final ReentrantLock LOGGING = new ReentrantLock();
+    private static final ApplicationListener<ApplicationStartingEvent> LOCK_LOGGING = new OrderedListener<>(
+            Ordered.HIGHEST_PRECEDENCE, e -> LOGGING.lock());
+    private static final ApplicationListener<SpringApplicationEvent> UNLOCK_LOGGING = new OrderedListener<>(
+            Ordered.LOWEST_PRECEDENCE, e -> {
+                if ((e instanceof ApplicationPreparedEvent || e instanceof ApplicationFailedEvent)
+                        && LOGGING.isHeldByCurrentThread()) {
+                    LOGGING.unlock();
                 }
-                List<String> comments = new ArrayList<>();
-                for (int j = i + 1; j < lines.size() && lines.get(j).text().startsWith("#"); j++) {
-                    comments.add(lines.get(j).text());
-                }
-                CurlLine curl = CurlLine.parse(text);
-                DocumentedAnswer answer = DocumentedAnswer.of(comments, curl.comment());
-                DocumentedAnswer.Served got = shell ? served.get(shellIndex++) : send(port, curl);
-                List<String> differences = answer.differences(got, rule(curl.path()),
-                        shown -> todayForms(server.getEnvironment(), curl.path(), shown));
-                if (!differences.isEmpty()) {
-                    failures.add(DocumentedMarkdown.ROOT.relativize(example.block().document()) + ":"
-                            + lines.get(i).number() + ": " + text + "\n    " + String.join("\n    ", differences));
-                }
-            }
-            assertThat(failures).as("curl examples that differ from what the server answers (started with: %s)",
-                    example.start()).isEmpty();
-        } finally {
-            Files.deleteIfExists(IdServiceConfig.secretFile("demo"));
+            });
+
+    /** A listener of a given order: the lock must be taken before Boot's logging listener and left after it. */
+    private record OrderedListener<E extends ApplicationEvent>(int order, Consumer<E> action)
+            implements ApplicationListener<E>, Ordered {
+        @Override
+        public void onApplicationEvent(E event) {
+            action.accept(event);
         }
+
+        @Override
+        public int getOrder() {
+            return order;
+        }
+    }
+
+    private static void run(Example example) throws Exception {
+        List<DocumentedMarkdown.Line> lines = example.block().lines();
+        boolean shell = lines.stream().anyMatch(l -> !l.text().startsWith("#")
+                && SHELL_VARIABLE.matcher(l.text()).find());
+        Lock secretFile = shell ? SECRET_FILE.writeLock() : SECRET_FILE.readLock();
+        secretFile.lock();
+        try {
+            ConfigurableApplicationContext server = DocumentedMarkdown.start(example.start(), LOCK_LOGGING,
+                    UNLOCK_LOGGING);
+            try {
+                if (!shell) {
+                    secretFile.unlock();
+                }
+                check(example, server, lines, shell);
+            } finally {
+                if (!shell) {
+                    secretFile.lock();
+                }
+                LOGGING.lock();
+                try {
+                    server.close();
+                } finally {
+                    LOGGING.unlock();
+                }
+            }
+        } finally {
+            try {
+                Files.deleteIfExists(IdServiceConfig.secretFile("demo"));
+            } finally {
+                secretFile.unlock();
+            }
+        }
+    }
+
+    private static void check(Example example, ConfigurableApplicationContext server,
+                              List<DocumentedMarkdown.Line> lines, boolean shell) throws Exception {
+        int port = DocumentedMarkdown.port(server);
+        awaitHealthy(port);
+        if (example.before().contains(KILLED_REDIS)) {
+            shutDownRedis(server.getEnvironment().getRequiredProperty("spring.data.redis.port", Integer.class));
+        }
+        List<String> failures = new ArrayList<>();
+        List<DocumentedAnswer.Served> served = shell ? runInBash(lines, port) : new ArrayList<>();
+        int shellIndex = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String text = lines.get(i).text();
+            if (!text.startsWith("curl ")) {
+                continue;
+            }
+            List<String> comments = new ArrayList<>();
+            for (int j = i + 1; j < lines.size() && lines.get(j).text().startsWith("#"); j++) {
+                comments.add(lines.get(j).text());
+            }
+            CurlLine curl = CurlLine.parse(text);
+            DocumentedAnswer answer = DocumentedAnswer.of(comments, curl.comment());
+            DocumentedAnswer.Served got = shell ? served.get(shellIndex++) : send(port, curl);
+            List<String> differences = answer.differences(got, rule(curl.path()),
+                    shown -> todayForms(server.getEnvironment(), curl.path(), shown));
+            if (!differences.isEmpty()) {
+                failures.add(DocumentedMarkdown.ROOT.relativize(example.block().document()) + ":"
+                        + lines.get(i).number() + ": " + text + "\n    " + String.join("\n    ", differences));
+            }
+        }
+        assertThat(failures).as("curl examples that differ from what the server answers (started with: %s)",
+                example.start()).isEmpty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.idworker.server;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -110,9 +111,9 @@ final class DocumentedMarkdown {
     /**
      * Starts the server as {@code command} does: its profiles and its {@code spring-boot.run.arguments}, on a free
      * HTTP port and a free embedded-Redis port, in a fresh namespace. The lease stays as documented: its settings
-     * must fit the centres' timeouts as the user runs them.
+     * must fit the centres' timeouts as the user runs them. {@code listeners} join the application's own.
      */
-    static ConfigurableApplicationContext start(String command) {
+    static ConfigurableApplicationContext start(String command, ApplicationListener<?>... listeners) {
         Matcher profiles = PROFILES.matcher(command);
         String[] active = profiles.find() ? profiles.group(1).split(",") : new String[0];
         List<String> arguments = new ArrayList<>();
@@ -123,7 +124,7 @@ final class DocumentedMarkdown {
         }
         arguments.addAll(List.of("--server.port=0", "--spring.data.redis.port=0",
                 "--idworker.namespace=t-" + UUID.randomUUID()));
-        return new SpringApplicationBuilder(IdWorkerServerApplication.class).profiles(active)
+        return new SpringApplicationBuilder(IdWorkerServerApplication.class).profiles(active).listeners(listeners)
                 .run(arguments.toArray(String[]::new));
     }
 
