@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -39,9 +41,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * would accept the rewound stock; the identity includes {@code master_replid}, which every promotion changes.
  * The same holds for Redis sequences and for the Redis lease centre. (Found by an adversarial review: 5 of 20
  * serials handed out twice.)
+ *
+ * <p>The three tests may run at once (JUnit's parallel execution, as -Pci's default tests have it): each has its
+ * own two redis-server processes, directory and database, and spends its time waiting for replication links and
+ * for a lease's renewal.
  */
 @Tag("slow")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Execution(ExecutionMode.CONCURRENT)
 class RedisFailoverBackTest {
 
     private Path dir;
