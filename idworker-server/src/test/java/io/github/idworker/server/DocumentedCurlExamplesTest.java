@@ -10,7 +10,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.context.event.ApplicationStartingEvent;
-import org.springframework.boot.context.event.SpringApplicationEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -38,7 +37,6 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -131,32 +129,29 @@ class DocumentedCurlExamplesTest {
      */
     private static final ReadWriteLock SECRET_FILE = new ReentrantReadWriteLock();
     /**
-     * Spring Boot sets up the JVM's one logging system as an application starts and cleans it up as one closes;
-     * starts at once in one JVM raced there (a ConcurrentModificationException). Held from the start until the
-     * context is prepared, before its beans (the lease's first wait is among them), and while a context closes.
+     * Spring Boot sets up the JVM's one logging system as an application starts and cleans it up as one closes or
+     * fails; starts at once in one JVM raced there (a ConcurrentModificationException). Taken when a start begins
+     * and when it fails, left when the context is prepared, before its beans (the lease's first wait is among
+     * them); {@link #run} leaves it whatever became of the start, and holds it while a context closes.
      */
     private static final ReentrantLock LOGGING = new ReentrantLock();
-    private static final ApplicationListener<ApplicationStartingEvent> LOCK_LOGGING = new OrderedListener<>(
-            Ordered.HIGHEST_PRECEDENCE, e -> LOGGING.lock());
-    private static final ApplicationListener<SpringApplicationEvent> UNLOCK_LOGGING = new OrderedListener<>(
-            Ordered.LOWEST_PRECEDENCE, e -> {
-                if ((e instanceof ApplicationPreparedEvent || e instanceof ApplicationFailedEvent)
-                        && LOGGING.isHeldByCurrentThread()) {
-                    LOGGING.unlock();
-                }
-            });
+    private static final ApplicationListener<ApplicationEvent> LOCK_LOGGING = new LoggingLock(true);
+    private static final ApplicationListener<ApplicationEvent> UNLOCK_LOGGING = new LoggingLock(false);
 
-    /** A listener of a given order: the lock must be taken before Boot's logging listener and left after it. */
-    private record OrderedListener<E extends ApplicationEvent>(int order, Consumer<E> action)
-            implements ApplicationListener<E>, Ordered {
+    /** Takes {@link #LOGGING} before Boot's logging listener runs, or leaves it after. */
+    private record LoggingLock(boolean take) implements ApplicationListener<ApplicationEvent>, Ordered {
         @Override
-        public void onApplicationEvent(E event) {
-            action.accept(event);
+        public void onApplicationEvent(ApplicationEvent event) {
+            if (take && (event instanceof ApplicationStartingEvent || event instanceof ApplicationFailedEvent)) {
+                LOGGING.lock();
+            } else if (!take && event instanceof ApplicationPreparedEvent && LOGGING.isHeldByCurrentThread()) {
+                LOGGING.unlock();
+            }
         }
 
         @Override
         public int getOrder() {
-            return order;
+            return take ? Ordered.HIGHEST_PRECEDENCE : Ordered.LOWEST_PRECEDENCE;
         }
     }
 
@@ -167,8 +162,15 @@ class DocumentedCurlExamplesTest {
         Lock secretFile = shell ? SECRET_FILE.writeLock() : SECRET_FILE.readLock();
         secretFile.lock();
         try {
-            ConfigurableApplicationContext server = DocumentedMarkdown.start(example.start(), LOCK_LOGGING,
-                    UNLOCK_LOGGING);
+            ConfigurableApplicationContext server;
+            try {
+                server = DocumentedMarkdown.start(example.start(), LOCK_LOGGING, UNLOCK_LOGGING);
+            } finally {
+                // a failed start took it again (or never left it): its clean-up and close are done by now
+                while (LOGGING.isHeldByCurrentThread()) {
+                    LOGGING.unlock();
+                }
+            }
             try {
                 if (!shell) {
                     secretFile.unlock();

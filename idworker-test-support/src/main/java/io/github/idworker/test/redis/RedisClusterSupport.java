@@ -1,5 +1,6 @@
 package io.github.idworker.test.redis;
 
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
@@ -147,19 +148,27 @@ public final class RedisClusterSupport implements AutoCloseable {
      * The {@code redis-server} on the PATH, or else the binary bundled with embedded-redis, so tests that kill
      * and restart a server run on a machine without Redis installed.
      */
-    public static String redisServerBinary() {
+    public static synchronized String redisServerBinary() {
         try {
             return ExecutableProvider.newExecutableInPath("redis-server").get().getAbsolutePath();
         } catch (IOException notOnPath) {
-            try {
-                File bundled = ExecutableProvider.newJarResourceProvider().get();
-                bundled.setExecutable(true);
-                return bundled.getAbsolutePath();
-            } catch (IOException e) {
-                throw new UncheckedIOException("no redis-server on the PATH and none bundled with embedded-redis", e);
+            // written once per JVM: embedded-redis writes a new copy at every call, and a copy being written while
+            // another test forks a process cannot be run ("Text file busy"), as EmbeddedRedisProcess found
+            if (bundled == null || !bundled.canExecute()) {
+                try {
+                    File written = ExecutableProvider.newJarResourceProvider().get();
+                    written.setExecutable(true);
+                    bundled = written;
+                } catch (IOException e) {
+                    throw new UncheckedIOException("no redis-server on the PATH and none bundled with embedded-redis",
+                            e);
+                }
             }
+            return bundled.getAbsolutePath();
         }
     }
+
+    private static @Nullable File bundled;
 
     /** A loopback port nothing listens on right now. */
     public static int freePort() {

@@ -240,7 +240,8 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
      */
     private byte @Nullable [] readSynced(String path) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
             ZooKeeper zk = inspector.getZookeeperClient().getZooKeeper();
             CompletableFuture<Integer> synced = new CompletableFuture<>();
             CompletableFuture<Optional<byte[]>> read = new CompletableFuture<>();
@@ -254,23 +255,34 @@ final class ZookeeperSequenceManagerStore implements SequenceManagerStore {
                     read.completeExceptionally(KeeperException.create(KeeperException.Code.get(rc), p));
                 }
             }, null);
-            int syncCode = synced.get(20, TimeUnit.SECONDS);
+            long left = Math.max(1, deadline - System.nanoTime());
+            KeeperException.Code syncCode = KeeperException.Code.get(synced.get(left, TimeUnit.NANOSECONDS));
+            Optional<byte[]> data;
             try {
-                Optional<byte[]> data = read.get(20, TimeUnit.SECONDS);
-                if (syncCode == KeeperException.Code.OK.intValue()) {
-                    return data.orElse(null);
-                }
+                data = read.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof KeeperException.ConnectionLossException)
-                        && !(e.getCause() instanceof KeeperException.SessionMovedException)) {
+                if (!(e.getCause() instanceof KeeperException k) || !transientCode(k.code())) {
                     throw e;
                 }
+                last = k;
+                Thread.sleep(50);
+                continue;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("ZooKeeper did not sync and read " + path + " within 20 s (last sync "
-                        + KeeperException.Code.get(syncCode) + ")");
+            if (syncCode == KeeperException.Code.OK) {
+                return data.orElse(null);
+            }
+            last = KeeperException.create(syncCode, path);
+            if (!transientCode(syncCode)) {
+                throw last;
             }
             Thread.sleep(50);
         }
+        throw new IllegalStateException("ZooKeeper did not sync and read " + path + " within 20 s", last);
+    }
+
+    /** The connection or session was lost: Curator connects again (with a new handle after an expiry). */
+    private static boolean transientCode(KeeperException.Code code) {
+        return code == KeeperException.Code.CONNECTIONLOSS || code == KeeperException.Code.SESSIONMOVED
+                || code == KeeperException.Code.SESSIONEXPIRED;
     }
 }

@@ -8,7 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,9 +34,12 @@ class EmbeddedRedisProcessTest {
         List<Future<EmbeddedRedisProcess>> started = new ArrayList<>();
         List<Future<Integer>> forks = new ArrayList<>();
         List<EmbeddedRedisProcess> running = new ArrayList<>();
+        Set<Integer> ports = new HashSet<>();
+        while (ports.size() < starts) {
+            ports.add(EmbeddedRedisInitializerSupport.freePort());
+        }
         try {
-            for (int i = 0; i < starts; i++) {
-                int port = EmbeddedRedisInitializerSupport.freePort();
+            for (int port : ports) {
                 started.add(pool.submit(() -> {
                     go.await();
                     return EmbeddedRedisProcess.start(port);
@@ -55,8 +60,20 @@ class EmbeddedRedisProcessTest {
                 assertThat(ping(redis.port())).as("PING on port %d", redis.port()).isEqualTo("+PONG");
             }
         } finally {
+            // every start that came up is stopped, also those after one that failed: they have no shutdown hook
+            go.countDown();
+            for (Future<EmbeddedRedisProcess> f : started) {
+                try {
+                    EmbeddedRedisProcess redis = f.get(60, TimeUnit.SECONDS);
+                    if (!running.contains(redis)) {
+                        running.add(redis);
+                    }
+                } catch (Exception failed) {
+                    // the first failure is the test's: it was thrown above
+                }
+            }
             running.forEach(EmbeddedRedisProcess::stop);
-            pool.shutdownNow();
+            pool.shutdown();
         }
         for (EmbeddedRedisProcess redis : running) {
             try (Socket socket = new Socket()) {
