@@ -30,7 +30,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows, periods and Redis keys too, so the shared database and Redis keep nothing of the sample's.
  */
 @Tag("slow")
-@Tag("exclusive")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 abstract class AbstractExternalProfileTest {
 

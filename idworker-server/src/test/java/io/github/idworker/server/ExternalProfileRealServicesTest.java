@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Tag;
  * Profile {@code external} over the machine's real MariaDB and PostgreSQL and its Redis 7: segment and sequence
  * numbers continue across a restart of the application.
  */
+// exclusive: the demo's serial rules (order, invoice) have fixed names, which these starts register in the shared
+// database and Redis and their cleanup removes; ExternalProfileTest's private H2 and Redis need no such care
 @Tag("real-services")
+@Tag("exclusive")
 class ExternalProfileRealServicesTest {
 
     @Nested
