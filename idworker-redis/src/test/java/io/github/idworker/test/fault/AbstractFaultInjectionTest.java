@@ -211,6 +211,21 @@ public abstract class AbstractFaultInjectionTest {
         return floor;
     }
 
+    /**
+     * The frozen process's IDs on {@code slot} from its first lease lie at or below the successor's floor; those of a
+     * new lease on the same slot (from {@code firstLeaseEnd} on) lie above every ID the successor issued there.
+     */
+    protected static void assertFrozenStayedOutOfTheSuccessorsRange(WorkerProcess frozen, WorkerProcess successor,
+            int slot, long successorFloor, long firstLeaseEnd) throws IOException {
+        long[] frozenIds = ids(frozen);
+        assertThat(maxTimestampOn(frozenIds, slot, firstLeaseEnd)).as("first lease's IDs on slot %d", slot)
+                .isLessThanOrEqualTo(successorFloor);
+        if (firstLeaseEnd != Long.MAX_VALUE) {
+            assertThat(firstLeaseEnd).as("new lease's floor on slot %d", slot)
+                    .isGreaterThanOrEqualTo(maxTimestampOn(ids(successor), slot));
+        }
+    }
+
     protected static long maxTimestampOn(long[] ids, int worker) {
         return maxTimestampOn(ids, worker, Long.MAX_VALUE);
     }
@@ -313,7 +328,7 @@ public abstract class AbstractFaultInjectionTest {
         runUntilEnoughIds();
         stopAll();
         assertNoDuplicates();
-        assertThat(maxTimestampOn(ids(frozen), slot, firstLeaseEnd)).isLessThanOrEqualTo(successorFloor);
+        assertFrozenStayedOutOfTheSuccessorsRange(frozen, successor, slot, successorFloor, firstLeaseEnd);
     }
 
     @Test

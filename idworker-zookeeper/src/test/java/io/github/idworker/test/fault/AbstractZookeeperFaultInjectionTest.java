@@ -143,6 +143,6 @@ abstract class AbstractZookeeperFaultInjectionTest extends AbstractFaultInjectio
         runUntilEnoughIds();
         stopAll();
         assertNoDuplicates();
-        assertThat(maxTimestampOn(ids(frozen), slot, firstLeaseEnd)).isLessThanOrEqualTo(successorFloor);
+        assertFrozenStayedOutOfTheSuccessorsRange(frozen, successor, slot, successorFloor, firstLeaseEnd);
     }
 }
